@@ -1,0 +1,144 @@
+# O_HOT/O_COLD: the 2012 hot/cold open flags, forward-ported to Linux 6.1 and
+# measured on a virtual spinning disk.  One front door: `make help`.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+NPROC := $(shell nproc)
+JOBS ?= $(NPROC)
+V ?= 0
+
+# The kernel: Debian's linux-source-6.1 package.
+KTAR := /usr/src/linux-source-6.1.tar.xz
+KSRC_STOCK := $(BUILD)/linux-stock
+KSRC_PATCHED := $(BUILD)/linux-patched
+KOUT_STOCK := $(BUILD)/kbuild-stock
+KOUT_PATCHED := $(BUILD)/kbuild-patched
+KCONFIG_FRAGMENT := $(TOP)/kernel-patches/vm.config
+SERIES := $(sort $(filter-out %/0000-cover-letter.patch,$(wildcard $(TOP)/kernel-patches/0*.patch)))
+KMAKE = nice $(MAKE) -s -j$(JOBS) CC="ccache gcc" HOSTCC="ccache gcc"
+VMRUN := $(TOP)/vm/run
+BZIMAGE_PATCHED := $(KOUT_PATCHED)/arch/x86/boot/bzImage
+BZIMAGE_STOCK := $(KOUT_STOCK)/arch/x86/boot/bzImage
+
+export CCACHE_MAXSIZE ?= 8G
+
+CHECK_TARGETS :=
+HELP_LINES :=
+
+.PHONY: all help deps check bench clean distclean FORCE
+all: help
+
+help:
+	@echo "Targets:"
+	@echo "  check                 run every test; ends with 'N passed, M failed'"
+	@echo "  bench                 the main job (until the benchmark lands: the"
+	@echo "                        create/unlink micro-benchmark, patched vs stock)"
+	@echo "  deps                  install the Debian packages that are missing"
+	@echo "  kernel-patched        extract linux-source-6.1, apply kernel-patches/, build"
+	@echo "  kernel-stock          the same tree unpatched (the baseline)"
+	@echo "  kernel-compile-test   compile every .c file the series touches (allmodconfig)"
+	@echo "  kernel-checkpatch     scripts/checkpatch.pl --strict on every patch"
+	@echo "  vm-initramfs          the guest's busybox + e2fsprogs initramfs"
+	@echo "  vm-shell              boot the patched kernel and run CMD='...' in the guest"
+	@for l in $(HELP_LINES); do echo "  $$l"; done
+	@echo "  clean                 remove build outputs (keeps extracted trees)"
+	@echo "  distclean             remove build/ entirely"
+	@echo "Variables: JOBS=$(JOBS) VM_ACCEL=auto|kvm|tcg V=1"
+
+deps: $(BUILD)/.stamp-deps
+$(BUILD)/.stamp-deps: vm/install-deps.sh
+	@mkdir -p $(BUILD)
+	vm/install-deps.sh
+	@touch $@
+
+# ---------------------------------------------------------------- kernel
+$(BUILD)/.stamp-src-stock: | $(BUILD)/.stamp-deps
+	@test -r $(KTAR) || { echo "missing $(KTAR): apt-get install linux-source-6.1" >&2; exit 1; }
+	@echo "  EXTRACT $(KTAR)"
+	@rm -rf $(KSRC_STOCK) $(BUILD)/tmp-src && mkdir -p $(BUILD)/tmp-src
+	@tar -C $(BUILD)/tmp-src -xf $(KTAR)
+	@mv $(BUILD)/tmp-src/linux-source-6.1 $(KSRC_STOCK) && rmdir $(BUILD)/tmp-src
+	@touch $@
+
+# A fresh copy of the stock tree gets the series; only files whose content
+# changed are written into linux-patched, so an edited patch rebuilds
+# incrementally.
+$(BUILD)/.stamp-src-patched: $(BUILD)/.stamp-src-stock $(SERIES)
+	@echo "  PATCH   $(words $(SERIES)) patches from kernel-patches/"
+	@rm -rf $(BUILD)/tmp-patched && cp -a $(KSRC_STOCK) $(BUILD)/tmp-patched
+	@for p in $(SERIES); do \
+		patch -d $(BUILD)/tmp-patched -p1 -N -s --fuzz=0 --no-backup-if-mismatch -r - < $$p >$(BUILD)/patch.log 2>&1 || { \
+			cat $(BUILD)/patch.log >&2; \
+			echo "kernel-patches/$$(basename $$p) does not apply to linux-source-6.1 ($$(dpkg-query -W -f='$${Version}' linux-source-6.1)) without fuzz" >&2; \
+			exit 1; }; \
+	done
+	@mkdir -p $(KSRC_PATCHED)
+	@rsync -rlc --delete $(BUILD)/tmp-patched/ $(KSRC_PATCHED)/
+	@rm -rf $(BUILD)/tmp-patched
+	@touch $@
+
+# $(call kconfig,SRC,OUT)
+define kconfig
+	@mkdir -p $(2)
+	@$(MAKE) -s -C $(1) O=$(2) tinyconfig >/dev/null
+	@cd $(1) && scripts/kconfig/merge_config.sh -m -O $(2) $(2)/.config $(KCONFIG_FRAGMENT) >/dev/null
+	@$(MAKE) -s -C $(1) O=$(2) olddefconfig >/dev/null
+	@for o in $$(grep -v '^#' $(KCONFIG_FRAGMENT) | grep '=y$$'); do \
+		grep -qx "$$o" $(2)/.config || { echo "kernel config: $$o from $(KCONFIG_FRAGMENT) did not stick" >&2; exit 1; }; \
+	done
+endef
+
+$(KOUT_STOCK)/.config: $(KCONFIG_FRAGMENT) $(BUILD)/.stamp-src-stock
+	@echo "  CONFIG  stock"
+	$(call kconfig,$(KSRC_STOCK),$(KOUT_STOCK))
+
+$(KOUT_PATCHED)/.config: $(KCONFIG_FRAGMENT) $(BUILD)/.stamp-src-patched
+	@echo "  CONFIG  patched"
+	$(call kconfig,$(KSRC_PATCHED),$(KOUT_PATCHED))
+
+.PHONY: kernel-stock kernel-patched kernel-compile-test kernel-checkpatch
+kernel-stock: $(KOUT_STOCK)/.config
+	@echo "  KBUILD  stock ($$(date +%T))"
+	@$(KMAKE) -C $(KSRC_STOCK) O=$(KOUT_STOCK) bzImage
+	@echo "  KERNEL  $(BZIMAGE_STOCK)"
+
+kernel-patched: $(KOUT_PATCHED)/.config
+	@echo "  KBUILD  patched ($$(date +%T))"
+	@$(KMAKE) -C $(KSRC_PATCHED) O=$(KOUT_PATCHED) bzImage
+	@echo "  KERNEL  $(BZIMAGE_PATCHED)"
+
+kernel-compile-test: $(BUILD)/.stamp-src-patched
+	kernel-patches/compile-test.sh $(KSRC_PATCHED) $(BUILD)/kbuild-allmod $(SERIES)
+
+kernel-checkpatch: $(BUILD)/.stamp-src-stock
+	@fail=0; for p in $(SERIES); do \
+		if $(KSRC_STOCK)/scripts/checkpatch.pl --strict --no-tree -q $$p >$(BUILD)/checkpatch.log 2>&1; then \
+			echo "ok - checkpatch $$(basename $$p)"; \
+		else cat $(BUILD)/checkpatch.log; echo "not ok - checkpatch $$(basename $$p)"; fail=1; fi; \
+	done; exit $$fail
+
+-include kernel-patches/patches.mk
+-include vm/vm.mk
+-include vm/tests/tests.mk
+-include vm/hdd/hdd.mk
+-include ioengines/engine.mk
+
+# ---------------------------------------------------------------- check
+# Each check target prints TAP-style lines; bench/tap-count.sh adds them up.
+check: $(BUILD)/.stamp-deps
+	@mkdir -p $(BUILD)/check
+	@rm -f $(BUILD)/check/*.tap
+	@rc=0; for t in $(CHECK_TARGETS); do \
+		echo "=== $$t ($$(date +%T))"; \
+		$(MAKE) --no-print-directory $$t 2>&1 | tee $(BUILD)/check/$$t.tap; \
+		s=$${PIPESTATUS[0]}; \
+		[ $$s -eq 0 ] || { echo "not ok - make $$t exited with status $$s" | tee -a $(BUILD)/check/$$t.tap; rc=1; }; \
+	done; \
+	vm/tap-count.sh $(BUILD)/check/*.tap || rc=1; exit $$rc
+
+clean:
+	rm -rf $(BUILD)/check $(BUILD)/vm/runs
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Build the guest's base initramfs: busybox-static, e2fsprogs with their shared
+# libraries, and the init that runs one command and reports its exit status.
+# Usage: vm/mkinitramfs.sh OUTPUT.cpio
+set -eu
+out=${1:?usage: mkinitramfs.sh OUTPUT.cpio}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+bb=/bin/busybox
+[ -x "$bb" ] && file -L "$bb" 2>/dev/null | grep -q static || bb=$(command -v busybox || true)
+[ -n "$bb" ] || { echo "mkinitramfs: busybox not found (apt-get install busybox-static)" >&2; exit 1; }
+
+mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/lib" \
+	"$root/lib64" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/mnt" \
+	"$root/run" "$root/etc" "$root/root"
+cp "$bb" "$root/bin/busybox"
+for applet in $("$bb" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+
+# copy_with_libs BINARY...: the binary and every shared library ldd names.
+copy_with_libs() {
+	for bin; do
+		p=$(command -v "$bin" || true)
+		[ -n "$p" ] || { echo "mkinitramfs: $bin not found (apt-get install e2fsprogs)" >&2; exit 1; }
+		cp -L "$p" "$root/sbin/$(basename "$p")"
+		ldd "$p" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib/{print $1}' |
+		while read -r lib; do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	done
+}
+copy_with_libs mke2fs e2fsck debugfs tune2fs dumpe2fs
+ln -s mke2fs "$root/sbin/mkfs.ext4"
+ln -s mke2fs "$root/sbin/mkfs.ext2"
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/false" >>"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+echo "nogroup:x:65534:" >>"$root/etc/group"
+# mke2fs reads its defaults (flex_bg=16 and the rest) from here.
+[ -r /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/mke2fs.conf"
+install -m 0755 "$here/guest-init" "$root/init"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out.tmp"
+mv "$out.tmp" "$out"
