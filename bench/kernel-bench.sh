@@ -1,0 +1,23 @@
+#!/bin/bash
+# The create()+unlink() micro-benchmark: O_HOT, O_COLD and no flag, on the
+# patched and on the stock kernel, each in one guest run.  Writes
+# OUT/create-unlink-{patched,stock}.csv (mode,files,seconds,rate) and
+# OUT/create-unlink-env.txt.
+# Usage: bench/kernel-bench.sh OUT PATCHED_BZIMAGE STOCK_BZIMAGE TESTROOT
+set -eu
+out=${1:?} patched=${2:?} stock=${3:?} root=${4:?}
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+for k in patched stock; do
+	eval "img=\$$k"
+	start=$(date +%s)
+	echo "  BENCH   create+unlink on the $k kernel ($(date +%T))" >&2
+	"$top/vm/run" --kernel "$img" --disk 64G --initrd-extra "$root" \
+		-- "KERNEL_FLAVOUR=$k /tests/guest-bench.sh" >"$out/create-unlink-$k.raw" ||
+		{ echo "kernel-bench: the guest run on the $k kernel failed" >&2; exit 1; }
+	grep -E '^(hot|cold|none),' "$out/create-unlink-$k.raw" >"$out/create-unlink-$k.csv" || true
+	[ "$(wc -l <"$out/create-unlink-$k.csv")" -ge 3 ] ||
+		{ echo "kernel-bench: no results from the $k kernel (see $out/create-unlink-$k.raw)" >&2; exit 1; }
+	accel=$(cat "$(ls -td "$top"/build/vm/runs/*/ | head -n 1)/accel" 2>/dev/null || echo unknown)
+	echo "$k accel=$accel seconds=$(( $(date +%s) - start ))" >>"$out/create-unlink-env.txt"
+done

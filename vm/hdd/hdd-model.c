@@ -1,0 +1,544 @@
+/* nbdkit-hdd-filter: mechanical model of a spinning drive.
+ * See hdd-model.h and nbdkit-hdd-filter.pod for the model.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <inttypes.h>
+
+#include "hdd-model.h"
+
+/* ---- profiles.conf ---------------------------------------------------- */
+
+static char *
+trim_space (char *s)
+{
+  char *e;
+
+  while (isspace ((unsigned char) *s)) s++;
+  e = s + strlen (s);
+  while (e > s && isspace ((unsigned char) e[-1])) e--;
+  *e = '\0';
+  return s;
+}
+
+static int
+parse_double (const char *v, double *r)
+{
+  char *end;
+
+  errno = 0;
+  *r = strtod (v, &end);
+  return errno || end == v || *trim_space (end) != '\0' || !isfinite (*r)
+    ? -1 : 0;
+}
+
+/* Parse "key = value" for one profile; returns -1 with ERR set. */
+static int
+profile_set (struct hdd_profile *p, const char *key, char *val,
+             char *err, size_t errlen)
+{
+  double d;
+  unsigned *u = NULL;
+  double *ms = NULL;
+
+  if (strcmp (key, "seek-rw") == 0) {
+    char *tok, *save = NULL;
+    int i = 0;
+
+    for (tok = strtok_r (val, " \t,", &save); tok;
+         tok = strtok_r (NULL, " \t,", &save)) {
+      if (i == 6 || parse_double (tok, &p->rw[i]) == -1)
+        goto bad;
+      i++;
+    }
+    if (i != 6)
+      goto bad;
+    p->have_rw = 1;
+    return 0;
+  }
+
+  if (parse_double (val, &d) == -1)
+    goto bad;
+  if (strcmp (key, "rpm") == 0) {
+    if (d <= 0 || d > 1e6) goto bad;
+    p->rpm = d;
+    return 0;
+  }
+  else if (strcmp (key, "heads") == 0) u = &p->heads;
+  else if (strcmp (key, "zones") == 0) u = &p->zones;
+  else if (strcmp (key, "spt-outer") == 0) u = &p->spt_outer;
+  else if (strcmp (key, "spt-inner") == 0) u = &p->spt_inner;
+  else if (strcmp (key, "cylinders") == 0) {
+    if (d < 2 || d != floor (d) || d > 1e12) goto bad;
+    p->nominal_cyls = (uint64_t) d;
+    return 0;
+  }
+  else if (strcmp (key, "track-to-track-ms") == 0) ms = &p->t2t_us;
+  else if (strcmp (key, "average-seek-ms") == 0) ms = &p->avg_us;
+  else if (strcmp (key, "full-stroke-ms") == 0) ms = &p->full_us;
+  else if (strcmp (key, "head-switch-ms") == 0) ms = &p->head_switch_us;
+  else if (strcmp (key, "write-settle-ms") == 0) ms = &p->write_settle_us;
+  else {
+    snprintf (err, errlen, "unknown key '%s'", key);
+    return -1;
+  }
+  if (u) {
+    if (d < 1 || d != floor (d) || d > 1e6) goto bad;
+    *u = (unsigned) d;
+  }
+  else {
+    if (d < 0 || d > 1e4) goto bad;
+    *ms = d * 1000.;
+  }
+  return 0;
+
+ bad:
+  snprintf (err, errlen, "bad value for '%s'", key);
+  return -1;
+}
+
+/* Walk FILE; for each section call back with the section name and each
+ * key/value.  Errors are reported as FILE:LINE: message.
+ */
+static int
+profile_scan (const char *file, const char *want, struct hdd_profile *p,
+              int *found, char *names, size_t nameslen,
+              char *err, size_t errlen)
+{
+  FILE *fp;
+  char line[1024], cur[64] = "", msg[256];
+  int lineno = 0, r = 0;
+  struct hdd_profile scratch;
+
+  fp = fopen (file, "r");
+  if (fp == NULL) {
+    snprintf (err, errlen, "profiles=%s: %s", file, strerror (errno));
+    return -1;
+  }
+  if (names && nameslen) names[0] = '\0';
+  *found = 0;
+  while (fgets (line, sizeof line, fp)) {
+    char *s, *hash, *eq;
+
+    lineno++;
+    hash = strchr (line, '#');
+    if (hash) *hash = '\0';
+    s = trim_space (line);
+    if (*s == '\0')
+      continue;
+    if (*s == '[') {
+      char *close = strchr (s, ']');
+      if (close == NULL || close[1] != '\0' || close - s - 1 < 1 ||
+          (size_t) (close - s - 1) >= sizeof cur) {
+        snprintf (err, errlen, "%s:%d: bad section header", file, lineno);
+        r = -1;
+        break;
+      }
+      *close = '\0';
+      snprintf (cur, sizeof cur, "%s", s + 1);
+      if (names && strlen (names) + strlen (cur) + 2 < nameslen) {
+        if (names[0]) strcat (names, " ");
+        strcat (names, cur);
+      }
+      if (want && strcmp (cur, want) == 0) {
+        *found = 1;
+        memset (p, 0, sizeof *p);
+        snprintf (p->name, sizeof p->name, "%s", cur);
+      }
+      else
+        memset (&scratch, 0, sizeof scratch);
+      continue;
+    }
+    eq = strchr (s, '=');
+    if (eq == NULL || cur[0] == '\0') {
+      snprintf (err, errlen, "%s:%d: expected 'key = value' inside a "
+                "[profile] section", file, lineno);
+      r = -1;
+      break;
+    }
+    *eq = '\0';
+    if (profile_set (want && strcmp (cur, want) == 0 ? p : &scratch,
+                     trim_space (s), trim_space (eq + 1),
+                     msg, sizeof msg) == -1) {
+      snprintf (err, errlen, "%s:%d: [%s] %s", file, lineno, cur, msg);
+      r = -1;
+      break;
+    }
+  }
+  fclose (fp);
+  return r;
+}
+
+int
+hdd_profile_names (const char *file, char *names, size_t len,
+                   char *err, size_t errlen)
+{
+  int found;
+  struct hdd_profile p;
+
+  return profile_scan (file, NULL, &p, &found, names, len, err, errlen);
+}
+
+int
+hdd_profile_load (const char *file, const char *name, struct hdd_profile *p,
+                  char *err, size_t errlen)
+{
+  int found;
+  char names[512];
+
+  if (profile_scan (file, name, p, &found, names, sizeof names,
+                    err, errlen) == -1)
+    return -1;
+  if (!found) {
+    snprintf (err, errlen, "profile=%s: no such profile in %s "
+              "(it has: %s)", name, file, names);
+    return -1;
+  }
+#define NEED(cond, what)                                                \
+  if (!(cond)) {                                                        \
+    snprintf (err, errlen, "profile=%s in %s: %s", name, file, what);   \
+    return -1;                                                          \
+  }
+  NEED (p->rpm > 0, "missing rpm");
+  NEED (p->heads > 0, "missing heads");
+  NEED (p->zones > 0 && p->zones <= HDD_MAX_ZONES,
+        "zones missing or above 256");
+  NEED (p->spt_outer > 0 && p->spt_inner > 0, "missing spt-outer/spt-inner");
+  NEED (p->spt_outer >= p->spt_inner,
+        "spt-outer must be >= spt-inner (zones slow down inwards)");
+  if (p->have_rw) {
+    NEED (p->nominal_cyls >= 2, "seek-rw needs cylinders = N (its units)");
+    NEED (p->rw[0] >= 1, "seek-rw boundary must be >= 1 cylinder");
+    NEED (p->rw[2] >= 0 && p->rw[4] >= 0,
+          "seek-rw b and e must be >= 0 (non-decreasing curve)");
+    /* Continuity at the boundary, allowing the rounding of published
+     * parameter sets (Ruemmler-Wilkes' HP 97560 is off by 0.004 ms).
+     */
+    NEED (fabs ((p->rw[1] + p->rw[2] * sqrt (p->rw[0])) -
+                (p->rw[3] + p->rw[4] * p->rw[0])) <=
+          0.01 * (p->rw[3] + p->rw[4] * p->rw[0]) + 1e-9,
+          "seek-rw: a+b*sqrt(boundary) and c+e*boundary differ by more "
+          "than 1%: the curve must be continuous");
+    NEED (p->rw[5] < 0 || p->rw[5] <= p->rw[1] + p->rw[2] * sqrt (2.),
+          "seek-rw: single-cylinder time above the 2-cylinder seek");
+    NEED (p->t2t_us == 0 && p->avg_us == 0 && p->full_us == 0,
+          "give either seek-rw or the *-ms seek figures, not both");
+  }
+  else {
+    NEED (p->t2t_us > 0 && p->avg_us > 0 && p->full_us > 0,
+          "needs track-to-track-ms, average-seek-ms and full-stroke-ms "
+          "(or seek-rw and cylinders)");
+    NEED (p->t2t_us < p->avg_us && p->avg_us < p->full_us,
+          "needs track-to-track-ms < average-seek-ms < full-stroke-ms");
+  }
+#undef NEED
+  return 0;
+}
+
+/* ---- seek curve ------------------------------------------------------- */
+
+static double
+seek_eval (const struct hdd_seek *s, uint64_t d)
+{
+  double x;
+
+  if (d == 0)
+    return 0;
+  if (d == 1 && s->t1 >= 0)
+    return s->t1;
+  x = 1 + (double) (d - 1) * s->xscale;
+  if (x < s->boundary)
+    return s->a + s->b * sqrt (x);
+  /* Published parameter sets are rounded (HP 97560's long-seek line
+   * starts 4 us below its short-seek curve): never seek faster than at
+   * the boundary, so the curve stays non-decreasing.
+   */
+  return fmax (s->c + s->e * x, s->a + s->b * sqrt (s->boundary));
+}
+
+static double
+seek_mean (const struct hdd_seek *s)
+{
+  /* Independent uniform cylinders i, j over C = D+1 cylinders:
+   * P(|i-j| = d) = 2 (C-d) / C^2 for d >= 1.
+   */
+  double C = (double) s->max_dist + 1, sum = 0;
+  uint64_t d;
+
+  for (d = 1; d <= s->max_dist; d++)
+    sum += 2. * (C - (double) d) * seek_eval (s, d);
+  return sum / (C * C);
+}
+
+/* Fit a + b sqrt(x) below the boundary B and c + e x above to the
+ * datasheet: f(1) = t2t, f(D) = full, value and slope continuous at B,
+ * mean over random pairs = avg.  For a fixed B the first four give
+ *   b = (full - t2t) / (sqrt(B)/2 + D/(2 sqrt(B)) - 1),
+ *   a = t2t - b, e = b / (2 sqrt(B)), c = a + b sqrt(B) / 2;
+ * the mean rises with B from the straight line (B = 1) to the pure
+ * square root (B = D), so bisect B for the average.
+ */
+static void
+seek_from_boundary (struct hdd_seek *s, double t2t, double full, double B)
+{
+  double D = (double) s->max_dist, rB = sqrt (B);
+
+  s->boundary = B;
+  s->b = (full - t2t) / (rB / 2 + D / (2 * rB) - 1);
+  s->a = t2t - s->b;
+  s->e = s->b / (2 * rB);
+  s->c = s->a + s->b * rB / 2;
+}
+
+static int
+seek_fit (struct hdd_seek *s, const struct hdd_profile *p,
+          char *err, size_t errlen)
+{
+  double lo = 1, hi = (double) s->max_dist, mlo, mhi;
+  int i;
+
+  s->t1 = -1;
+  s->xscale = 1;
+  if (s->max_dist < 3) {
+    /* Too few cylinders to fit a curve (a disk of a few MB): a straight
+     * line from track-to-track to full stroke.
+     */
+    s->boundary = 1;
+    s->a = p->t2t_us;
+    s->b = 0;
+    s->e = s->max_dist > 1 ? (p->full_us - p->t2t_us) / (s->max_dist - 1) : 0;
+    s->c = p->t2t_us - s->e;
+    return 0;
+  }
+  seek_from_boundary (s, p->t2t_us, p->full_us, lo);
+  mlo = seek_mean (s);
+  seek_from_boundary (s, p->t2t_us, p->full_us, hi);
+  mhi = seek_mean (s);
+  if (p->avg_us < mlo || p->avg_us > mhi) {
+    snprintf (err, errlen, "profile=%s: average-seek-ms=%g cannot be fitted "
+              "with track-to-track-ms=%g and full-stroke-ms=%g over %" PRIu64
+              " cylinders: it must lie in [%.3f, %.3f] ms",
+              p->name, p->avg_us / 1000, p->t2t_us / 1000,
+              p->full_us / 1000, s->max_dist + 1, mlo / 1000, mhi / 1000);
+    return -1;
+  }
+  for (i = 0; i < 60; i++) {
+    double mid = (lo + hi) / 2;
+    seek_from_boundary (s, p->t2t_us, p->full_us, mid);
+    if (seek_mean (s) < p->avg_us) lo = mid; else hi = mid;
+  }
+  seek_from_boundary (s, p->t2t_us, p->full_us, (lo + hi) / 2);
+  return 0;
+}
+
+double
+hdd_seek_us (const struct hdd_geom *g, uint64_t d)
+{
+  return seek_eval (&g->seek, d);
+}
+
+double
+hdd_mean_seek_us (const struct hdd_geom *g)
+{
+  return seek_mean (&g->seek);
+}
+
+/* ---- geometry --------------------------------------------------------- */
+
+int
+hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
+               uint64_t size_bytes, char *err, size_t errlen)
+{
+  uint64_t per_cyl_all = 0, lba = 0;
+  unsigned z;
+  struct hdd_chs last;
+
+  memset (g, 0, sizeof *g);
+  g->sectors = (size_bytes + HDD_SECTOR - 1) / HDD_SECTOR;
+  if (g->sectors == 0) {
+    snprintf (err, errlen, "the plugin's size is 0: nothing to model");
+    return -1;
+  }
+  g->heads = p->heads;
+  g->nzones = p->zones;
+  g->rev_us = 60e6 / p->rpm;
+  g->head_switch_us = p->head_switch_us;
+  g->write_settle_us = p->write_settle_us;
+
+  /* Zone z's sectors per track fall linearly from spt-outer to spt-inner.
+   * All zones span the same number of cylinders (equal radial width),
+   * chosen as the fewest that hold the capacity: this scales the
+   * drive's cylinder count to the plugin's size while keeping its zone
+   * shape, so outer/inner throughput keeps the profile's ratio.
+   */
+  for (z = 0; z < g->nzones; z++) {
+    g->spt[z] = g->nzones == 1 ? p->spt_outer :
+      (unsigned) lround (p->spt_outer -
+                         (double) (p->spt_outer - p->spt_inner) * z /
+                         (g->nzones - 1));
+    per_cyl_all += (uint64_t) g->spt[z] * g->heads;
+  }
+  g->cyls_per_zone = (g->sectors + per_cyl_all - 1) / per_cyl_all;
+  for (z = 0; z < g->nzones; z++) {
+    g->zone_lba[z] = lba;
+    lba += g->cyls_per_zone * g->heads * g->spt[z];
+  }
+  g->zone_lba[g->nzones] = lba;
+
+  hdd_lba_to_chs (g, g->sectors - 1, &last);
+  g->cylinders = last.cyl + 1;
+  g->seek.max_dist = g->cylinders - 1;
+
+  if (p->have_rw) {
+    g->seek.boundary = p->rw[0];
+    g->seek.a = p->rw[1] * 1000;
+    g->seek.b = p->rw[2] * 1000;
+    g->seek.c = p->rw[3] * 1000;
+    g->seek.e = p->rw[4] * 1000;
+    g->seek.t1 = p->rw[5] < 0 ? -1 : p->rw[5] * 1000;
+    /* The parameters are in the nominal drive's cylinders: map
+     * 1..cylinders-1 linearly onto 1..nominal-1 so that track-to-track
+     * and full stroke keep their meaning.
+     */
+    g->seek.xscale = g->seek.max_dist > 1 ?
+      (double) (p->nominal_cyls - 2) / (double) (g->seek.max_dist - 1) : 1;
+    return 0;
+  }
+  return seek_fit (&g->seek, p, err, errlen);
+}
+
+void
+hdd_lba_to_chs (const struct hdd_geom *g, uint64_t lba, struct hdd_chs *c)
+{
+  unsigned lo = 0, hi = g->nzones - 1, z;
+  uint64_t off, track;
+
+  while (lo < hi) {             /* last zone whose first LBA <= lba */
+    unsigned mid = (lo + hi + 1) / 2;
+    if (g->zone_lba[mid] <= lba) lo = mid; else hi = mid - 1;
+  }
+  z = lo;
+  off = lba - g->zone_lba[z];
+  track = off / g->spt[z];
+  c->spt = g->spt[z];
+  c->sector = off % g->spt[z];
+  c->head = track % g->heads;
+  c->cyl = (uint64_t) z * g->cyls_per_zone + track / g->heads;
+}
+
+uint64_t
+hdd_chs_to_lba (const struct hdd_geom *g, const struct hdd_chs *c)
+{
+  unsigned z = c->cyl / g->cyls_per_zone;
+  uint64_t cz = c->cyl % g->cyls_per_zone;
+
+  return g->zone_lba[z] + (cz * g->heads + c->head) * g->spt[z] + c->sector;
+}
+
+/* Media time for N sectors from LBA: each track's share of a revolution;
+ * moving to the next track costs a head switch (next surface) or a
+ * single-cylinder seek (next cylinder).  Track skew is assumed to equal
+ * that switch time, so the first sector of the next track arrives just
+ * as the head is ready: no extra rotational wait inside a transfer.
+ */
+double
+hdd_transfer_us (const struct hdd_geom *g, uint64_t lba, uint64_t n)
+{
+  double t = 0;
+  struct hdd_chs c;
+
+  while (n > 0) {
+    uint64_t m;
+
+    hdd_lba_to_chs (g, lba, &c);
+    m = c.spt - c.sector;
+    if (m > n) m = n;
+    t += g->rev_us * (double) m / c.spt;
+    n -= m;
+    lba += m;
+    if (n > 0)
+      t += c.head + 1 < g->heads ? g->head_switch_us : hdd_seek_us (g, 1);
+  }
+  return t;
+}
+
+void
+hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
+             enum hdd_op op, uint64_t lba, uint64_t n,
+             uint64_t readahead_sectors, double flush_us,
+             struct hdd_result *r)
+{
+  struct hdd_chs c;
+  int is_write = op == HDD_WRITE;
+
+  memset (r, 0, sizeof *r);
+  r->arrival = now;
+  r->start = now > s->busy_until ? now : s->busy_until;
+  r->lba = lba;
+  r->sectors = n;
+
+  if (op == HDD_FLUSH || op == HDD_TRIM) {
+    /* Nothing moves: flush costs what was configured, trim is free
+     * (spinning drives have no TRIM; the plugin still frees the space).
+     */
+    r->end = r->start + (op == HDD_FLUSH ? flush_us : 0);
+    s->busy_until = r->end;
+    return;
+  }
+
+  if (lba >= g->sectors) lba = g->sectors - 1;
+  if (n > g->sectors - lba) n = g->sectors - lba;
+
+  /* Sequential stream: the drive kept reading ahead into its buffer
+   * (or merged writes in its cache) after the previous request, up to
+   * READAHEAD sectors, so the next request in the stream continues on
+   * the media's timeline without a new seek or rotational wait.
+   */
+  if (s->have_last && lba == s->next_lba && s->last_op == op &&
+      r->start - s->media_end <=
+      hdd_transfer_us (g, lba, readahead_sectors)) {
+    double media;
+
+    /* transfer is the media time, part of which may lie before start */
+    r->transfer = hdd_transfer_us (g, lba, n);
+    media = s->media_end + r->transfer;
+    r->end = media > r->start ? media : r->start;
+    s->media_end = media;
+  }
+  else {
+    double seek_end, phase, target, wait;
+
+    hdd_lba_to_chs (g, lba, &c);
+    r->cyl_distance = c.cyl > s->cyl ? c.cyl - s->cyl : s->cyl - c.cyl;
+    if (r->cyl_distance > 0)
+      r->seek = hdd_seek_us (g, r->cyl_distance);
+    else if (c.head != s->head)
+      r->seek = g->head_switch_us;
+    if (is_write && r->seek > 0)
+      r->seek += g->write_settle_us;
+    seek_end = r->start + r->seek;
+    /* The spindle turns from model time 0: where is sector c.sector? */
+    phase = fmod (seek_end, g->rev_us) / g->rev_us;
+    target = (double) c.sector / c.spt;
+    wait = target - phase;
+    if (wait < 0) wait += 1;
+    r->rotation = wait * g->rev_us;
+    r->transfer = hdd_transfer_us (g, lba, n);
+    r->end = seek_end + r->rotation + r->transfer;
+    s->media_end = r->end;
+  }
+
+  hdd_lba_to_chs (g, lba + n - 1, &c);
+  s->cyl = c.cyl;
+  s->head = c.head;
+  s->have_last = 1;
+  s->last_op = op;
+  s->next_lba = lba + n;
+  s->busy_until = r->end;
+}

@@ -1,0 +1,108 @@
+/* nbdkit-hdd-filter: mechanical model of a spinning drive.
+ *
+ * Kept apart from hdd.c (which only glues the model to nbdkit) so that
+ * the model can be unit tested and plotted without a server: see
+ * hdd-model-test.c and hdd-curves.c.
+ *
+ * Units: times are microseconds (double), positions are 512 byte
+ * sectors, cylinders and heads counted from 0 at the outer edge.
+ */
+
+#ifndef NBDKIT_HDD_MODEL_H
+#define NBDKIT_HDD_MODEL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define HDD_SECTOR 512
+#define HDD_MAX_ZONES 256
+
+/* One named profile as read from profiles.conf. */
+struct hdd_profile {
+  char name[64];
+  double rpm;
+  unsigned heads;
+  unsigned zones;
+  unsigned spt_outer, spt_inner;  /* sectors per track, zone 0 / last zone */
+  double head_switch_us, write_settle_us;
+  /* Either datasheet figures (fitted to a Ruemmler-Wilkes curve) ... */
+  double t2t_us, avg_us, full_us;
+  /* ... or the six Ruemmler-Wilkes parameters, in the units of a drive
+   * with nominal_cyls cylinders: boundary, a, b, c, e, single-cylinder
+   * time (< 0: use the formula).
+   */
+  int have_rw;
+  double rw[6];
+  uint64_t nominal_cyls;
+};
+
+/* The seek curve over the virtual drive's cylinders. */
+struct hdd_seek {
+  double boundary, a, b, c, e, t1;
+  double xscale;        /* distance d maps to x = 1 + (d-1)*xscale */
+  uint64_t max_dist;    /* cylinders - 1 */
+};
+
+/* A profile laid over a capacity. */
+struct hdd_geom {
+  uint64_t sectors;             /* capacity in sectors */
+  unsigned heads, nzones;
+  uint64_t cyls_per_zone;
+  uint64_t cylinders;           /* cylinders that hold at least one LBA */
+  unsigned spt[HDD_MAX_ZONES];
+  uint64_t zone_lba[HDD_MAX_ZONES + 1];  /* first LBA of each zone */
+  double rev_us;
+  double head_switch_us, write_settle_us;
+  struct hdd_seek seek;
+};
+
+struct hdd_chs {
+  uint64_t cyl;
+  unsigned head, sector, spt;
+};
+
+enum hdd_op { HDD_READ, HDD_WRITE, HDD_FLUSH, HDD_TRIM };
+
+/* What the drive remembers between requests. */
+struct hdd_state {
+  double busy_until;            /* model time the actuator is free */
+  uint64_t cyl;
+  unsigned head;
+  int have_last;
+  enum hdd_op last_op;
+  uint64_t next_lba;            /* LBA after the last transfer */
+  double media_end;             /* when the media passed next_lba */
+};
+
+struct hdd_result {
+  double arrival, start, end;
+  uint64_t lba, sectors, cyl_distance;
+  double seek, rotation, transfer;
+};
+
+/* Read profile NAME from FILE; on error fill ERR and return -1. */
+extern int hdd_profile_load (const char *file, const char *name,
+                             struct hdd_profile *p, char *err, size_t errlen);
+/* Write the names of all profiles in FILE to NAMES (space separated). */
+extern int hdd_profile_names (const char *file, char *names, size_t len,
+                              char *err, size_t errlen);
+extern int hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
+                          uint64_t size_bytes, char *err, size_t errlen);
+
+extern void hdd_lba_to_chs (const struct hdd_geom *g, uint64_t lba,
+                            struct hdd_chs *chs);
+extern uint64_t hdd_chs_to_lba (const struct hdd_geom *g,
+                                const struct hdd_chs *chs);
+extern double hdd_seek_us (const struct hdd_geom *g, uint64_t d);
+/* Exact mean of hdd_seek_us over independent uniform cylinder pairs. */
+extern double hdd_mean_seek_us (const struct hdd_geom *g);
+extern double hdd_transfer_us (const struct hdd_geom *g, uint64_t lba,
+                               uint64_t n);
+
+/* Serve one request arriving at model time NOW; updates S. */
+extern void hdd_service (const struct hdd_geom *g, struct hdd_state *s,
+                         double now, enum hdd_op op, uint64_t lba,
+                         uint64_t n, uint64_t readahead_sectors,
+                         double flush_us, struct hdd_result *r);
+
+#endif /* NBDKIT_HDD_MODEL_H */

@@ -1,0 +1,72 @@
+# nbdkit-hdd-filter: the virtual spinning disk (included by the top Makefile).
+# Uses TOP and BUILD from the top Makefile.
+
+HDD_SRC      := $(TOP)/vm/hdd
+HDD_OUT      := $(BUILD)/hdd
+HDD_PLOTS    := $(BUILD)/plots
+HDD_FILTER   := $(HDD_OUT)/nbdkit-hdd-filter.so
+HDD_PROFILES := $(HDD_SRC)/profiles.conf
+HDD_NAMES    := desktop7200 laptop5400 enterprise15k hp97560
+HDD_CC       ?= gcc
+HDD_CFLAGS   := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
+	-DPROFILES_DEFAULT='"$(HDD_PROFILES)"'
+HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
+
+.PHONY: hdd hdd-check hdd-bench hdd-plots
+
+hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-curves \
+	$(HDD_OUT)/hdd-nbdread
+
+$(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL)
+	@mkdir -p $(HDD_OUT)
+	nice $(HDD_CC) $(HDD_CFLAGS) -fPIC -shared \
+		$$(pkg-config --cflags nbdkit 2>/dev/null) \
+		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c -lm -lpthread
+
+$(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL)
+	@mkdir -p $(HDD_OUT)
+	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-model-test.c \
+		$(HDD_SRC)/hdd-model.c -lm
+
+$(HDD_OUT)/hdd-curves: $(HDD_SRC)/hdd-curves.c $(HDD_MODEL)
+	@mkdir -p $(HDD_OUT)
+	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-curves.c \
+		$(HDD_SRC)/hdd-model.c -lm
+
+# Test/bench client; without libnbd-dev the tests that need it skip.
+$(HDD_OUT)/hdd-nbdread: $(HDD_SRC)/hdd-nbdread.c
+	@mkdir -p $(HDD_OUT)
+	@if pkg-config --exists libnbd; then \
+		echo "nice $(HDD_CC) ... -o $@ hdd-nbdread.c -lnbd"; \
+		nice $(HDD_CC) $(HDD_CFLAGS) $$(pkg-config --cflags libnbd) \
+			-o $@ $< $$(pkg-config --libs libnbd); \
+	else \
+		echo "hdd: libnbd-dev missing (vm/install-deps.sh disk):" \
+			"hdd-nbdread not built, its tests will skip" >&2; \
+	fi
+
+hdd-check: hdd
+	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/run-tests.sh
+
+hdd-bench: hdd
+	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/bench.sh
+
+# One figure per profile (seek curve and throughput vs LBA), PNG and SVG.
+hdd-plots: $(HDD_OUT)/hdd-curves
+	@mkdir -p $(HDD_PLOTS)
+	set -e; for p in $(HDD_NAMES); do \
+		$(HDD_OUT)/hdd-curves $(HDD_PROFILES) $$p 64G \
+			$(HDD_PLOTS)/hdd-$$p; \
+		for t in png svg; do \
+			gnuplot -e "prefix='$(HDD_PLOTS)/hdd-$$p'" \
+				-e "profile='$$p'" -e "fmt='$$t'" \
+				$(TOP)/plots/hdd-profile.gp; \
+		done; \
+	done
+	@ls $(HDD_PLOTS)/hdd-*.png $(HDD_PLOTS)/hdd-*.svg
+
+CHECK_TARGETS += hdd-check
+HELP_LINES += "hdd         build the nbdkit-hdd-filter (build/hdd/)"
+HELP_LINES += "hdd-check   host tests of the disk model and filter"
+HELP_LINES += "hdd-bench   filter overhead vs plain nbdkit (time-scale=0)"
+HELP_LINES += "hdd-plots   seek and throughput figures per drive profile"

@@ -1,0 +1,96 @@
+#!/bin/sh
+# Serve a virtual spinning disk on a Unix socket for QEMU.
+#
+# Usage: vm/hdd/serve.sh SOCKET PIDFILE [filter-args...]
+#   e.g. vm/hdd/serve.sh /tmp/d.sock /tmp/d.pid profile=laptop5400
+# Environment:
+#   HDD_SIZE    disk size (default 64G)
+#   HDD_FILE    if set, serve this sparse file (created at HDD_SIZE if
+#               missing) with nbdkit's file plugin instead of memory
+#   HDD_FILTER  the filter (default $BUILD/hdd/nbdkit-hdd-filter.so)
+#   HDD_WAIT    seconds to wait for the socket (default 10)
+# nbdkit runs in the background (its own session) with --pidfile; its
+# messages go to SOCKET.log.  Stop it with: kill "$(cat PIDFILE)".
+# Attach QEMU with:
+#   -blockdev driver=nbd,node-name=hdd0,server.type=unix,server.path=SOCKET
+#   -device virtio-blk-pci,drive=hdd0
+# (the guest sees rotational=1: the filter reports it over NBD).
+set -eu
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 SOCKET PIDFILE [filter-args...]" >&2
+    exit 2
+fi
+sock=$1 pidfile=$2
+shift 2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+filter=${HDD_FILTER:-$top/build/hdd/nbdkit-hdd-filter.so}
+size=${HDD_SIZE:-64G}
+wait=${HDD_WAIT:-10}
+log=$sock.log
+
+command -v nbdkit >/dev/null ||
+    { echo "$0: nbdkit not found (vm/install-deps.sh disk)" >&2; exit 1; }
+[ -f "$filter" ] ||
+    { echo "$0: $filter missing: run 'make hdd' (or set HDD_FILTER)" >&2; exit 1; }
+case $wait in ''|*[!0-9]*)
+    echo "$0: HDD_WAIT=$wait: expected whole seconds" >&2; exit 2 ;;
+esac
+# alive PID: running (a killed server may linger as a zombie until its
+# parent reaps it).
+alive ()
+{
+    kill -0 "$1" 2>/dev/null &&
+        ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null
+}
+
+if [ -s "$pidfile" ] && alive "$(cat "$pidfile")"; then
+    echo "$0: $pidfile: nbdkit already running (pid $(cat "$pidfile"));" \
+        "stop it with: kill $(cat "$pidfile")" >&2
+    exit 1
+fi
+# nbdkit leaves its socket behind when killed: a socket without a live
+# server is stale.  Anything else at that path is not ours to remove.
+if [ -S "$sock" ]; then
+    rm -f "$sock"
+elif [ -e "$sock" ]; then
+    echo "$0: $sock exists and is not a socket: choose another path" >&2
+    exit 1
+fi
+rm -f "$pidfile"
+
+if [ -n "${HDD_FILE:-}" ]; then
+    [ -e "$HDD_FILE" ] || truncate -s "$size" "$HDD_FILE" ||
+        { echo "$0: HDD_FILE=$HDD_FILE: cannot create" >&2; exit 1; }
+    set -- file file="$HDD_FILE" "$@"
+else
+    set -- memory size="$size" "$@"
+fi
+
+# Without -f nbdkit checks its settings, binds the socket, then forks
+# into the background; the parent's exit status says if that worked.
+if ! nbdkit --unix "$sock" --pidfile "$pidfile" --log=stderr \
+        --filter="$filter" "$@" 2>"$log"; then
+    echo "$0: nbdkit failed to start; its log ($log):" >&2
+    cat "$log" >&2
+    exit 1
+fi
+
+i=0
+while [ ! -S "$sock" ] || [ ! -s "$pidfile" ]; do
+    if [ $i -ge $((wait * 10)) ]; then
+        echo "$0: no socket $sock after ${wait}s; nbdkit log ($log):" >&2
+        cat "$log" >&2
+        [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
+        exit 1
+    fi
+    sleep 0.1
+    i=$((i + 1))
+done
+pid=$(cat "$pidfile")
+if ! alive "$pid"; then
+    echo "$0: nbdkit (pid $pid) died; its log ($log):" >&2
+    cat "$log" >&2
+    exit 1
+fi
+echo "$0: serving $* on $sock (pid $pid, log $log)"
