@@ -113,9 +113,11 @@ kernel-compile-test: $(BUILD)/.stamp-src-patched
 
 kernel-checkpatch: $(BUILD)/.stamp-src-stock
 	@fail=0; for p in $(SERIES); do \
-		if $(KSRC_STOCK)/scripts/checkpatch.pl --strict --no-tree -q $$p >$(BUILD)/checkpatch.log 2>&1; then \
-			echo "ok - checkpatch $$(basename $$p)"; \
-		else cat $(BUILD)/checkpatch.log; echo "not ok - checkpatch $$(basename $$p)"; fail=1; fi; \
+		n=$$(basename $$p); \
+		ign=$$(awk -v n=$$n '$$1 == n { $$1 = ""; print }' kernel-patches/checkpatch-ignore | tr -s ' ' ','); \
+		if (cd $(KSRC_STOCK) && scripts/checkpatch.pl --strict --show-types -q $${ign:+--ignore $${ign#,}} $$p) >$(BUILD)/checkpatch.log 2>&1; then \
+			echo "ok - checkpatch --strict $$n"; \
+		else cat $(BUILD)/checkpatch.log; echo "not ok - checkpatch --strict $$n"; fail=1; fi; \
 	done; exit $$fail
 
 -include kernel-patches/patches.mk

@@ -9,8 +9,8 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
 bb=/bin/busybox
-[ -x "$bb" ] && file -L "$bb" 2>/dev/null | grep -q static || bb=$(command -v busybox || true)
-[ -n "$bb" ] || { echo "mkinitramfs: busybox not found (apt-get install busybox-static)" >&2; exit 1; }
+[ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1 ||
+	{ echo "mkinitramfs: no static $bb (apt-get install busybox-static)" >&2; exit 1; }
 
 mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/lib" \
 	"$root/lib64" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/mnt" \
@@ -33,7 +33,11 @@ copy_with_libs() {
 		done
 	done
 }
-copy_with_libs mke2fs e2fsck debugfs tune2fs dumpe2fs
+copy_with_libs mke2fs e2fsck debugfs tune2fs dumpe2fs dash
+# busybox's shell runs its own applets before searching PATH, so `mke2fs`
+# would be busybox's cut-down one (no -t ext4): /bin/sh is dash instead.
+mv "$root/sbin/dash" "$root/bin/dash"
+ln -sf dash "$root/bin/sh"
 ln -s mke2fs "$root/sbin/mkfs.ext4"
 ln -s mke2fs "$root/sbin/mkfs.ext2"
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"

@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# compile-test.sh - build the objects of the .c files a patch series touches
+#
+# Usage: compile-test.sh SRC_TREE OUT_DIR PATCH...
+#
+# SRC_TREE is a kernel tree with the patches already applied; OUT_DIR is the
+# kbuild output directory (O=).  The first run creates an x86_64
+# allmodconfig in OUT_DIR (minus options that only slow the build down:
+# debug info, BTF, sanitizers, coverage, GCC plugins; CONFIG_WERROR stays as
+# allmodconfig sets it) and runs `make prepare`; later runs reuse OUT_DIR.
+#
+# Then every .c file named in a `+++ b/...` line of the patches is built
+# with `make O=OUT_DIR path/file.o`, one TAP line each.  Files under tools/
+# and Documentation/ are skipped.  kbuild compiles a single target even
+# when the config does not build it, so membership is decided first, by
+# evaluating the kbuild Makefiles of the file's directory and of its
+# parents under OUT_DIR's config; a file that is not part of the x86_64
+# allmodconfig build (e.g. hostfs, which is UML-only) is reported as a
+# "# skip" comment and not counted as a pass.  Exit status is non-zero if
+# any file failed.
+#
+# Environment: JOBS (default 2), MAKE_NICE (default 10).
+
+set -u
+
+usage() {
+	echo "usage: $0 SRC_TREE OUT_DIR PATCH..." >&2
+	exit 2
+}
+
+[ $# -ge 3 ] || usage
+src=$1
+out=$2
+shift 2
+jobs=${JOBS:-2}
+niceness=${MAKE_NICE:-10}
+
+if [ ! -f "$src/Makefile" ] || [ ! -f "$src/Kconfig" ]; then
+	echo "$0: SRC_TREE '$src' is not a kernel source tree (no Makefile/Kconfig)" >&2
+	exit 2
+fi
+for p in "$@"; do
+	if [ ! -r "$p" ]; then
+		echo "$0: PATCH '$p' is not a readable file" >&2
+		exit 2
+	fi
+	if ! grep -q '^+++ ' "$p"; then
+		echo "$0: PATCH '$p' contains no '+++' lines; is it a patch?" >&2
+		exit 2
+	fi
+done
+
+mkdir -p "$out" || { echo "$0: cannot create OUT_DIR '$out'" >&2; exit 2; }
+src=$(cd "$src" && pwd)
+out=$(cd "$out" && pwd)
+logdir=$out/compile-test-logs
+mkdir -p "$logdir"
+
+kmake() {
+	nice -n "$niceness" make -C "$src" O="$out" ARCH=x86_64 -j"$jobs" "$@"
+}
+
+# Config: allmodconfig with the slow-only options forced off.  The stamp
+# records that OUT_DIR holds our config, so later runs are incremental.
+stamp=$out/.compile-test-config
+if [ ! -f "$stamp" ] || [ ! -f "$out/.config" ]; then
+	echo "# creating x86_64 allmodconfig in $out"
+	cat > "$out/compile-test.allconfig" <<-'EOF'
+	CONFIG_DEBUG_INFO_NONE=y
+	# CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT is not set
+	# CONFIG_DEBUG_INFO_DWARF4 is not set
+	# CONFIG_DEBUG_INFO_DWARF5 is not set
+	# CONFIG_DEBUG_INFO_BTF is not set
+	# CONFIG_KASAN is not set
+	# CONFIG_KCSAN is not set
+	# CONFIG_UBSAN is not set
+	# CONFIG_KCOV is not set
+	# CONFIG_GCOV_KERNEL is not set
+	# CONFIG_GCC_PLUGINS is not set
+	EOF
+	if ! kmake KCONFIG_ALLCONFIG="$out/compile-test.allconfig" \
+		allmodconfig > "$logdir/config.log" 2>&1; then
+		echo "$0: make allmodconfig failed, see $logdir/config.log" >&2
+		exit 1
+	fi
+	touch "$stamp"
+fi
+
+echo "# make prepare (log: $logdir/prepare.log)"
+if ! kmake prepare > "$logdir/prepare.log" 2>&1; then
+	echo "$0: make prepare failed, see $logdir/prepare.log" >&2
+	tail -20 "$logdir/prepare.log" >&2
+	exit 1
+fi
+
+# Print the objects and subdirectories kbuild builds in directory $dir
+# under the config in $OUT; run from the top of the source tree.
+objs_mk=$out/compile-test-objs.mk
+cat > "$objs_mk" <<'EOF'
+src := $(dir)
+obj := $(dir)
+srctree := .
+objtree := $(OUT)
+include $(OUT)/include/config/auto.conf
+include scripts/Kbuild.include
+kbuild-file := $(if $(wildcard $(src)/Kbuild),$(src)/Kbuild,$(src)/Makefile)
+include $(kbuild-file)
+include scripts/Makefile.lib
+print:
+	@echo $(real-obj-y) $(real-obj-m) $(lib-y) $(subdir-ym)
+EOF
+
+kbuild_lists() { # $1 = directory; prints what kbuild builds there
+	local list
+	list=$(cd "$src" && make -s --no-print-directory -f "$objs_mk" \
+		dir="$1" OUT="$out" ARCH=x86 SRCARCH=x86 print 2>/dev/null) ||
+		return 1
+	echo "$list" | tr ' ' '\n'
+}
+
+# Is object $1 part of the build: listed in its directory, and every
+# directory up to the top (or to arch/x86) listed in its parent?
+# Returns 0 yes, 1 no, 2 could not tell (a Makefile we cannot evaluate).
+built_under_config() {
+	local want=$1 dir list
+	dir=$(dirname "$want")
+	while :; do
+		list=$(kbuild_lists "$dir") || return 2
+		echo "$list" | grep -qxF "$want" || return 1
+		case $dir in
+		arch/x86) return 0 ;;
+		arch/*/*) ;;
+		arch/*) return 1 ;;
+		*/*) ;;
+		*) return 0 ;;
+		esac
+		want=$dir
+		dir=$(dirname "$dir")
+	done
+}
+
+# The .c files the patches touch (new or modified; deleted files have
+# "+++ /dev/null" and drop out).
+mapfile -t files < <(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$@" | sort -u)
+
+n=0
+pass=0
+fail=0
+skip=0
+for f in "${files[@]}"; do
+	case $f in
+	tools/* | Documentation/*)
+		echo "# skip $f: not kernel code"
+		skip=$((skip + 1))
+		continue
+		;;
+	esac
+	if [ ! -f "$src/$f" ]; then
+		echo "# skip $f: not in SRC_TREE (are the patches applied?)"
+		skip=$((skip + 1))
+		continue
+	fi
+	obj=${f%.c}.o
+	built_under_config "$obj"
+	case $? in
+	1)
+		echo "# skip $f: not built under x86_64 allmodconfig"
+		skip=$((skip + 1))
+		continue
+		;;
+	2)	# cannot tell: build it, a failure is then reported
+		echo "# note $f: could not evaluate the kbuild Makefiles" ;;
+	esac
+	log=$logdir/$(echo "$obj" | tr / _).log
+	# No rm: make rebuilds what changed (incremental), and kbuild deletes
+	# the object of a failed compile.
+	kmake "$obj" > "$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && [ -f "$out/$obj" ]; then
+		n=$((n + 1))
+		pass=$((pass + 1))
+		echo "ok $n - $f"
+	else
+		n=$((n + 1))
+		fail=$((fail + 1))
+		echo "not ok $n - $f"
+		grep -E 'error|warning' "$log" | head -20 | sed 's/^/#   /'
+		echo "#   full log: $log"
+	fi
+done
+
+echo "1..$n"
+echo "# $pass passed, $fail failed, $skip skipped (not counted as passes)"
+[ $fail -eq 0 ]
