@@ -125,6 +125,10 @@ kernel-checkpatch: $(BUILD)/.stamp-src-stock
 -include vm/tests/tests.mk
 -include vm/hdd/hdd.mk
 -include ioengines/engine.mk
+-include bench/bench.mk
+
+# The guest suites last: they need both kernels built.
+CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock
 
 # ---------------------------------------------------------------- check
 # Each check target prints TAP-style lines; bench/tap-count.sh adds them up.

@@ -31,3 +31,10 @@ CHECK_TARGETS += vm-check
 HELP_LINES += "vm-check              vm/run's own tests (exit status, timeout, bad input)"
 HELP_LINES += "guest-check-patched   the kernel tests in a guest on the patched kernel"
 HELP_LINES += "guest-check-stock     the same tests on the stock kernel (no placement effect)"
+
+# The disk model as the guest sees it (issue: virtual rotational disk).
+.PHONY: hdd-guest-check
+hdd-guest-check: kernel-stock vm-initramfs hdd
+	@vm/test-hdd-guest.sh $(BZIMAGE_STOCK)
+
+HELP_LINES += "hdd-guest-check       the modelled disk in a guest: rotational, zone ratio, nbdkit death"

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The modelled spinning disk as a guest sees it, through vm/run --hdd:
+# rotational, and O_DIRECT sequential reads at the start vs the end of the
+# disk differ by the profile's zone ratio.  Also: a dead nbdkit and a bad
+# profile stop the run with a message.  TAP-style output.
+# Usage: vm/test-hdd-guest.sh BZIMAGE [PROFILE]
+kernel=${1:?usage: test-hdd-guest.sh BZIMAGE [PROFILE]}
+profile=${2:-desktop7200}
+here=$(cd "$(dirname "$0")" && pwd)
+run=$here/run
+n=0
+result() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+pval() { awk -v p="[$profile]" -v k="$1" '$0 == p { on = 1; next } /^\[/ { on = 0 }
+	on && $1 == k { print $3; exit }' "$here/hdd/profiles.conf"; }
+
+# 128 MiB read with O_DIRECT at the first and the last 128 MiB of a 64 GiB
+# disk; elapsed time from the guest's /proc/uptime (10 ms steps: under 1%
+# of the shorter read).
+out=$("$run" --kernel "$kernel" --hdd "64G,profile=$profile,time-scale=1" -- '
+	cat /sys/block/vda/queue/rotational
+	cat /sys/devices/system/clocksource/clocksource0/current_clocksource
+	cs() { tr -d . </proc/uptime | cut -d" " -f1; }
+	t() { s=$(cs); dd if=/dev/vda of=/dev/null bs=1M count=128 iflag=direct skip=$1 2>/dev/null; e=$(cs); echo $(( (e - s) * 10000 )); }
+	echo outer_us $(t 0)
+	echo inner_us $(t 65408)' 2>&1)
+st=$?
+result $st "guest on the modelled disk ran (exit $st)"
+echo "$out" | sed 's/^/#   /'
+[ "$(echo "$out" | sed -n 2p)" = 1 ]
+result $? "the guest sees the modelled disk as rotational"
+outer=$(echo "$out" | awk '$1 == "outer_us" { print $2 }')
+inner=$(echo "$out" | awk '$1 == "inner_us" { print $2 }')
+want=$(awk -v o="$(pval spt-outer)" -v i="$(pval spt-inner)" 'BEGIN { printf "%.3f", o / i }')
+awk -v o="${outer:-0}" -v i="${inner:-0}" -v w="$want" 'BEGIN {
+	if (o <= 0 || i <= 0) exit 1
+	r = i / o; printf "#   outer %.1f MB/s, inner %.1f MB/s: ratio %.3f, zone ratio %.3f\n",
+		134.217728e6 / o, 134.217728e6 / i, r, w
+	exit (r > w * 0.95 && r < w * 1.05) ? 0 : 1 }'
+result $? "O_DIRECT sequential read outer/inner within 5% of the zone ratio"
+
+# nbdkit killed under a running guest: the run stops at once (126).
+tag=hddtest$$
+"$run" --kernel "$kernel" --timeout 300 --append "$tag" --hdd "1G,profile=$profile" \
+	-- 'while :; do dd if=/dev/vda of=/dev/null bs=1M count=8 iflag=direct 2>/dev/null; done' \
+	>/dev/null 2>"$here/../build/hdd-guest-kill.err" &
+rp=$!
+i=0
+until [ $i -ge 60 ] || pgrep -f "^qemu-system-x86_64 .*$tag" >/dev/null; do sleep 1; i=$((i + 1)); done
+sleep 3
+pkill -KILL -f "^nbdkit .*hdd[0-9]*\.sock" -n
+wait $rp
+st=$?
+[ $st = 126 ] && grep -q "nbdkit serving the disk model" "$here/../build/hdd-guest-kill.err"
+result $? "a dead nbdkit stops the run with a message (exit $st)"
+
+err=$("$run" --kernel "$kernel" --hdd "1G,profile=nosuchdrive" -- true 2>&1)
+st=$?
+[ $st -ne 0 ] && echo "$err" | grep -q nosuchdrive
+result $? "an unknown drive profile is refused and named (exit $st)"
