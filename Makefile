@@ -41,7 +41,8 @@ help:
 	@echo "  kernel-checkpatch     scripts/checkpatch.pl --strict on every patch"
 	@echo "  vm-initramfs          the guest's busybox + e2fsprogs initramfs"
 	@echo "  vm-shell              boot the patched kernel and run CMD='...' in the guest"
-	@for l in $(HELP_LINES); do echo "  $$l"; done
+	@for l in $(HELP_LINES); do \
+		printf '  %-22s%s\n' "$${l%% *}" "$$(echo "$${l#* }" | sed 's/^ *//')"; done
 	@echo "  clean                 remove build outputs (keeps extracted trees)"
 	@echo "  distclean             remove build/ entirely"
 	@echo "Variables: JOBS=$(JOBS) VM_ACCEL=auto|kvm|tcg V=1"
