@@ -121,6 +121,15 @@ kernel-checkpatch: $(BUILD)/.stamp-src-stock
 		else cat $(BUILD)/checkpatch.log; echo "not ok - checkpatch --strict $$n"; fail=1; fi; \
 	done; exit $$fail
 
+# The create()+unlink() micro-benchmark, patched vs stock, in one run.
+.PHONY: kernel-bench
+kernel-bench: kernel-patched kernel-stock guest-tests vm-initramfs
+	@rm -f $(BUILD)/bench/create-unlink-*
+	bench/kernel-bench.sh $(BUILD)/bench $(BZIMAGE_PATCHED) $(BZIMAGE_STOCK) $(BUILD)/guest-tests/root
+	bench/results.sh $(BUILD)/bench $(TOP)/RESULTS.md
+
+bench: $(BUILD)/.stamp-deps kernel-bench
+
 -include kernel-patches/patches.mk
 -include vm/vm.mk
 -include vm/tests/tests.mk

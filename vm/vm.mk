@@ -20,11 +20,11 @@ vm-check: kernel-stock vm-initramfs
 	@vm/test-run.sh $(BZIMAGE_STOCK)
 
 guest-check-patched: kernel-patched guest-tests vm-initramfs
-	@$(VMRUN) --kernel $(BZIMAGE_PATCHED) $(GUEST_DISKS) \
+	@$(VMRUN) --timeout 2400 --kernel $(BZIMAGE_PATCHED) $(GUEST_DISKS) \
 		--initrd-extra $(BUILD)/guest-tests/root -- 'KERNEL_FLAVOUR=patched /tests/guest-check.sh'
 
 guest-check-stock: kernel-stock guest-tests vm-initramfs
-	@$(VMRUN) --kernel $(BZIMAGE_STOCK) $(GUEST_DISKS) \
+	@$(VMRUN) --timeout 2400 --kernel $(BZIMAGE_STOCK) $(GUEST_DISKS) \
 		--initrd-extra $(BUILD)/guest-tests/root -- 'KERNEL_FLAVOUR=stock /tests/guest-check.sh'
 
 CHECK_TARGETS += vm-check

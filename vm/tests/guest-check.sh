@@ -1,0 +1,261 @@
+#!/bin/sh
+# guest-check.sh - O_HOT/O_COLD test suite, runs INSIDE the guest (busybox sh)
+#
+#   KERNEL_FLAVOUR=patched|stock /tests/guest-check.sh
+#
+# Disks: /dev/vda 64 GiB, /dev/vdb 1 GiB, /dev/vdc 256 MiB (all rotational,
+# all contents destroyed).  Prints TAP lines (ok N - name / not ok N - name,
+# "# " diagnostics); every program numbers its own lines, the host counts
+# the prefixes.  Exit status 0 iff nothing failed.
+#
+# Scenarios (patched | stock expectations):
+#  vda, ext4 defaults: hc_place honour|stock (placement of small, 64 MiB and
+#    O_TMPFILE files from dirs in the hot/middle/cold thirds + counters),
+#    hc_trace honour|stock (ext4_hotcold_alloc lines), hc_abi (flag ABI)
+#  vda, queue/rotational=0: hc_place nonrot|stock-nonrot, hc_trace nonrot
+#  vda, uid/gid 65534: hc_unpriv drop|stock, tune2fs -g 65534, hc_unpriv
+#    resgid|stock
+#  vdc, 2 groups: hc_place small|stock-small
+#  vdb, -N 2048 -g 8192: hc_fallback (patched) | hc_abi (stock)
+#  tmpfs, /tmp and ext2 on vdc: hc_otherfs
+#  e2fsck -fn after every ext4/ext2 scenario
+#  openat2 selftests built from the patched tree (tests/openat2/*)
+set -u
+T=$(cd "$(dirname "$0")" && pwd)
+PATH=$T:$PATH:/sbin:/usr/sbin:/bin:/usr/bin
+export PATH
+FLAVOUR=${KERNEL_FLAVOUR:-}
+VDA=${HC_VDA:-/dev/vda}
+VDB=${HC_VDB:-/dev/vdb}
+VDC=${HC_VDC:-/dev/vdc}
+TMO=${HC_TIMEOUT:-900}
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - guest: $*"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - guest: $*"; }
+diag() { echo "# $*"; }
+
+case $FLAVOUR in
+patched|stock) ;;
+*)	echo "not ok 1 - guest: KERNEL_FLAVOUR must be patched or stock (got '$FLAVOUR')"
+	exit 2 ;;
+esac
+export KERNEL_FLAVOUR="$FLAVOUR"
+
+# busybox (standalone shell, applets preferred) has its own mke2fs and
+# tune2fs: always call the e2fsprogs binaries by absolute path.
+e2prog() {
+	for d in /sbin /usr/sbin /bin /usr/bin; do
+		if [ -x "$d/$1" ] && [ ! -L "$d/$1" ]; then
+			echo "$d/$1"
+			return 0
+		fi
+	done
+	echo "/sbin/$1"
+	return 1
+}
+MKE2FS=$(e2prog mke2fs) || { echo "not ok 1 - guest: e2fsprogs mke2fs not found"; exit 2; }
+E2FSCK=$(e2prog e2fsck) || { echo "not ok 1 - guest: e2fsprogs e2fsck not found"; exit 2; }
+TUNE2FS=$(e2prog tune2fs) || { echo "not ok 1 - guest: e2fsprogs tune2fs not found"; exit 2; }
+
+diag "guest-check: flavour $FLAVOUR, kernel $(uname -r), $(uname -v)"
+diag "tools: $MKE2FS $E2FSCK $TUNE2FS"
+for d in $VDA $VDB $VDC; do
+	[ -b "$d" ] || { nok "block device $d present"; exit 1; }
+done
+
+# run PROG ARGS...: the program prints its own TAP lines and exits 0/1
+# (or 2 after printing a "not ok ... setup:" line); anything else (timeout,
+# crash) is reported here.
+run() {
+	prog=$1
+	shift
+	timeout "$TMO" "$T/$prog" "$@"
+	rc=$?
+	case $rc in
+	0) ;;
+	1|2) failed=$((failed + 1)) ;;
+	*) nok "$prog $*: exited with status $rc (124 = timeout ${TMO}s)" ;;
+	esac
+}
+
+mkfs_ext4() {	# DEV [mke2fs options]
+	dev=$1
+	shift
+	if timeout 300 "$MKE2FS" -q -F -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 \
+		"$@" "$dev" >/tmp/mkfs.log 2>&1; then
+		return 0
+	fi
+	nok "mke2fs -t ext4 $* $dev: $(cat /tmp/mkfs.log)"
+	return 1
+}
+
+mnt() {		# DEV DIR [fstype]
+	mkdir -p "$2"
+	if timeout 120 mount -t "${3:-ext4}" -o noinit_itable "$1" "$2" 2>/tmp/mount.log ||
+	   { [ "${3:-ext4}" != ext4 ] &&
+	     timeout 120 mount -t "$3" "$1" "$2" 2>/tmp/mount.log; }; then
+		return 0
+	fi
+	nok "mount -t ${3:-ext4} $1 $2: $(cat /tmp/mount.log)"
+	return 1
+}
+
+# umount and e2fsck -fn (test 9)
+umnt_fsck() {	# DEV DIR LABEL
+	sync
+	if ! timeout 120 umount "$2" 2>/tmp/umount.log; then
+		nok "umount $2 ($3): $(cat /tmp/umount.log)"
+		return
+	fi
+	timeout 600 "$E2FSCK" -fn "$1" >/tmp/fsck.log 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "e2fsck -fn $1 clean after $3"
+	else
+		nok "e2fsck -fn $1 after $3: exit $rc"
+		sed 's/^/#   /' /tmp/fsck.log | head -40
+	fi
+}
+
+rot() {		# DEV -> rotational flag file
+	echo "/sys/block/$(basename "$1")/queue/rotational"
+}
+
+set_rot() {	# DEV 0|1
+	echo "$2" >"$(rot "$1")" 2>/dev/null
+	[ "$(cat "$(rot "$1")" 2>/dev/null)" = "$2" ]
+}
+
+##### 1 + 7 + 5: placement, tracepoint and ABI on the 64 GiB disk
+diag "=== placement on $VDA (ext4 defaults) ==="
+set_rot "$VDA" 1 || nok "$(rot "$VDA") could not be set to 1"
+if mkfs_ext4 "$VDA" && mnt "$VDA" /mnt/a; then
+	if [ "$FLAVOUR" = patched ]; then
+		run hc_place honour "$VDA" /mnt/a
+		run hc_trace honour "$VDA" /mnt/a
+	else
+		run hc_place stock "$VDA" /mnt/a
+		run hc_trace stock "$VDA" /mnt/a
+	fi
+	mkdir -p /mnt/a/abi
+	run hc_abi /mnt/a/abi
+	umnt_fsck "$VDA" /mnt/a "placement/trace/abi tests"
+fi
+
+##### 3: rotational flag cleared
+diag "=== $VDA with queue/rotational = 0 ==="
+if mkfs_ext4 "$VDA"; then
+	if set_rot "$VDA" 0; then
+		ok "$(rot "$VDA") set to 0"
+		if mnt "$VDA" /mnt/a; then
+			if [ "$FLAVOUR" = patched ]; then
+				run hc_place nonrot "$VDA" /mnt/a
+				run hc_trace nonrot "$VDA" /mnt/a
+			else
+				# stock: flags are ignored regardless
+				run hc_place stock-nonrot "$VDA" /mnt/a
+			fi
+			umnt_fsck "$VDA" /mnt/a "rotational=0 tests"
+		fi
+	else
+		nok "$(rot "$VDA") could not be set to 0"
+	fi
+	if set_rot "$VDA" 1; then
+		ok "$(rot "$VDA") restored to 1"
+	else
+		nok "$(rot "$VDA") could not be restored to 1"
+	fi
+fi
+
+##### 4: unprivileged user, then reserved gid
+diag "=== unprivileged creates on $VDA ==="
+if mkfs_ext4 "$VDA" && mnt "$VDA" /mnt/a; then
+	if [ "$FLAVOUR" = patched ]; then
+		run hc_unpriv drop "$VDA" /mnt/a
+	else
+		run hc_unpriv stock "$VDA" /mnt/a
+	fi
+	timeout 120 umount /mnt/a || nok "umount /mnt/a"
+	if timeout 120 "$TUNE2FS" -g 65534 "$VDA" >/tmp/tune2fs.log 2>&1; then
+		ok "tune2fs -g 65534 $VDA"
+		if mnt "$VDA" /mnt/a; then
+			if [ "$FLAVOUR" = patched ]; then
+				run hc_unpriv resgid "$VDA" /mnt/a
+			else
+				run hc_unpriv stock "$VDA" /mnt/a
+			fi
+			umnt_fsck "$VDA" /mnt/a "unprivileged tests"
+		fi
+	else
+		nok "tune2fs -g 65534 $VDA: $(cat /tmp/tune2fs.log)"
+	fi
+fi
+
+##### 2: small filesystem (<= 3 groups)
+diag "=== small fs on $VDC ==="
+if mkfs_ext4 "$VDC" -b 4096 && mnt "$VDC" /mnt/c; then
+	if [ "$FLAVOUR" = patched ]; then
+		run hc_place small "$VDC" /mnt/c
+	else
+		run hc_place stock-small "$VDC" /mnt/c
+	fi
+	umnt_fsck "$VDC" /mnt/c "small-fs tests"
+fi
+
+##### 6: fallback when the hot third has no free inodes
+diag "=== fallback on $VDB (few inodes) ==="
+if mkfs_ext4 "$VDB" -b 4096 -N 2048 -g 8192 && mnt "$VDB" /mnt/b; then
+	if [ "$FLAVOUR" = patched ]; then
+		run hc_fallback "$VDB" /mnt/b
+	else
+		run hc_abi /mnt/b
+	fi
+	umnt_fsck "$VDB" /mnt/b "fallback tests"
+fi
+
+##### 8: tmpfs and ext2 accept the flags
+diag "=== tmpfs and ext2 ==="
+mkdir -p /mnt/t
+if timeout 60 mount -t tmpfs hctmp /mnt/t; then
+	run hc_otherfs tmpfs /mnt/t
+	timeout 60 umount /mnt/t || nok "umount tmpfs /mnt/t"
+else
+	nok "mount tmpfs on /mnt/t"
+fi
+mkdir -p /tmp/hc-tmp && run hc_otherfs tmp /tmp/hc-tmp
+if timeout 300 "$MKE2FS" -q -F -t ext2 "$VDC" >/tmp/mkfs.log 2>&1; then
+	if mnt "$VDC" /mnt/c ext2; then
+		diag "ext2 mount: $(grep ' /mnt/c ' /proc/mounts)"
+		run hc_otherfs ext2 /mnt/c
+		umnt_fsck "$VDC" /mnt/c "ext2 tests"
+	fi
+else
+	nok "mke2fs -t ext2 $VDC: $(cat /tmp/mkfs.log)"
+fi
+
+##### 10: openat2 selftests from the patched tree
+diag "=== openat2 selftests ==="
+if [ -d "$T/openat2" ] && [ -n "$(ls "$T/openat2" 2>/dev/null)" ]; then
+	for b in "$T"/openat2/*; do
+		[ -x "$b" ] || continue
+		name=$(basename "$b")
+		(cd /tmp && timeout "$TMO" "$b") >/tmp/openat2.log 2>&1
+		rc=$?
+		# their own TAP lines become comments: the host counts ours
+		# passes are summarised by the Totals line; show everything else
+		grep -v '^ok ' /tmp/openat2.log | sed 's/^/#   /' | tail -200
+		totals=$(grep -E '^# (Totals|PASSED|FAILED)' /tmp/openat2.log | tail -1)
+		case $rc in
+		0) ok "openat2 selftest $name passes $totals" ;;
+		4) nok "openat2 selftest $name skipped (a skip is not a pass) $totals" ;;
+		*) nok "openat2 selftest $name: exit $rc $totals" ;;
+		esac
+	done
+else
+	nok "openat2 selftests not found in $T/openat2"
+fi
+
+diag "guest-check: flavour $FLAVOUR: $failed failure(s) reported (shell lines: $n)"
+[ $failed -eq 0 ]

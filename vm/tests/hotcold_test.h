@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hotcold_test.h - shared helpers for the O_HOT/O_COLD guest tests.
+ *
+ * Header-only (everything static) so every test is one static binary:
+ *   - O_HOT / O_COLD (fixed ABI, see build/CONVENTIONS.txt)
+ *   - TAP output (ok N - name / not ok N - name, "# " diagnostics); the
+ *     counter lives in shared memory so forked children continue numbering
+ *   - ext4 superblock / group descriptor parsing straight from the device
+ *   - inode number -> group, FIEMAP -> physical blocks -> groups
+ *   - /sys/fs/ext4/<dev>/hint_* counters
+ */
+#ifndef HOTCOLD_TEST_H
+#define HOTCOLD_TEST_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <linux/fs.h>
+#include <linux/fiemap.h>
+
+#ifndef O_HOT
+#define O_HOT 01000000000
+#endif
+#ifndef O_COLD
+#define O_COLD 02000000000
+#endif
+
+#define HC_UNUSED __attribute__((unused))
+#define HC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* ------------------------------------------------------------------ TAP */
+
+struct tap_state {
+	int n;		/* tests printed so far */
+	int failed;	/* number of "not ok" */
+};
+static struct tap_state *tap;
+static char tap_prefix[64];
+
+/* Call first.  prefix is prepended to every test name (e.g. "place"). */
+static HC_UNUSED void tap_init(const char *prefix)
+{
+	void *p = mmap(NULL, sizeof(*tap), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	if (p == MAP_FAILED) {
+		printf("not ok 1 - %s: mmap for TAP state: %s\n", prefix,
+		       strerror(errno));
+		exit(2);
+	}
+	tap = p;
+	tap->n = 0;
+	tap->failed = 0;
+	snprintf(tap_prefix, sizeof(tap_prefix), "%s", prefix);
+}
+
+static HC_UNUSED HC_PRINTF(1, 2) void diag(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	printf("# %s\n", buf);
+}
+
+/* Prints ok/not ok; returns cond so callers can add diagnostics. */
+static HC_UNUSED HC_PRINTF(2, 3) int tap_ok(int cond, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tap->n++;
+	if (!cond)
+		tap->failed++;
+	printf("%sok %d - %s: %s\n", cond ? "" : "not ", tap->n, tap_prefix,
+	       buf);
+	fflush(stdout);
+	return cond;
+}
+
+/* Setup failure: report as a failed test and exit 2. */
+static HC_UNUSED HC_PRINTF(1, 2) void tap_bail(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tap->n++;
+	tap->failed++;
+	printf("not ok %d - %s: setup: %s\n", tap->n, tap_prefix, buf);
+	fflush(stdout);
+	exit(2);
+}
+
+static HC_UNUSED int tap_exit(void)
+{
+	diag("%s: %d tests, %d failed", tap_prefix, tap->n, tap->failed);
+	return tap->failed ? 1 : 0;
+}
+
+/* ------------------------------------------------------ ext4 superblock */
+
+#define EXT4_SUPER_MAGIC_V 0xEF53
+#define EXT4_FEATURE_INCOMPAT_64BIT_V 0x0080
+#define EXT4_FEATURE_INCOMPAT_FLEX_BG_V 0x0200
+
+struct ext4_geom {
+	uint64_t blocks_count;
+	uint32_t inodes_count;
+	uint32_t first_data_block;
+	uint32_t block_size;
+	uint32_t blocks_per_group;
+	uint32_t inodes_per_group;
+	uint32_t first_ino;
+	uint32_t feature_incompat;
+	uint16_t desc_size;	/* 32 unless 64bit */
+	uint16_t def_resuid, def_resgid;
+	uint32_t log_groups_per_flex;
+	uint32_t flex_size;	/* 1 if no flex_bg */
+	uint32_t ngroups;
+};
+
+static inline uint16_t le16_at(const unsigned char *p, size_t off)
+{
+	return (uint16_t)(p[off] | (p[off + 1] << 8));
+}
+
+static inline uint32_t le32_at(const unsigned char *p, size_t off)
+{
+	return (uint32_t)p[off] | ((uint32_t)p[off + 1] << 8) |
+	       ((uint32_t)p[off + 2] << 16) | ((uint32_t)p[off + 3] << 24);
+}
+
+/*
+ * Parse a raw 1024-byte ext4 superblock.  Returns 0 or -1 with *why set.
+ * Separate from the I/O so it can be unit tested.
+ */
+static HC_UNUSED int ext4_parse_sb(const unsigned char *sb,
+				   struct ext4_geom *g, const char **why)
+{
+	uint32_t log_bs;
+	uint64_t data_blocks;
+
+	memset(g, 0, sizeof(*g));
+	if (le16_at(sb, 0x38) != EXT4_SUPER_MAGIC_V) {
+		*why = "bad magic (not ext2/3/4)";
+		return -1;
+	}
+	g->inodes_count = le32_at(sb, 0x00);
+	g->blocks_count = le32_at(sb, 0x04);
+	g->first_data_block = le32_at(sb, 0x14);
+	log_bs = le32_at(sb, 0x18);
+	g->blocks_per_group = le32_at(sb, 0x20);
+	g->inodes_per_group = le32_at(sb, 0x28);
+	g->def_resuid = le16_at(sb, 0x50);
+	g->def_resgid = le16_at(sb, 0x52);
+	g->first_ino = le32_at(sb, 0x54);
+	g->feature_incompat = le32_at(sb, 0x60);
+	g->desc_size = le16_at(sb, 0xFE);
+	if (g->feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT_V)
+		g->blocks_count |= (uint64_t)le32_at(sb, 0x150) << 32;
+	else
+		g->desc_size = 32;
+	if (g->desc_size < 32)
+		g->desc_size = 32;
+	if (g->feature_incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG_V)
+		g->log_groups_per_flex = sb[0x174];
+	else
+		g->log_groups_per_flex = 0;
+	if (log_bs > 6 || g->log_groups_per_flex > 31) {
+		*why = "implausible s_log_block_size/s_log_groups_per_flex";
+		return -1;
+	}
+	g->block_size = 1024u << log_bs;
+	g->flex_size = 1u << g->log_groups_per_flex;
+	if (!g->blocks_per_group || !g->inodes_per_group ||
+	    g->blocks_count <= g->first_data_block) {
+		*why = "zero blocks/inodes per group or blocks count";
+		return -1;
+	}
+	data_blocks = g->blocks_count - g->first_data_block;
+	g->ngroups = (uint32_t)((data_blocks + g->blocks_per_group - 1) /
+				g->blocks_per_group);
+	if (g->first_ino == 0)	/* rev 0 */
+		g->first_ino = 11;
+	return 0;
+}
+
+static HC_UNUSED int ext4_read_geom(const char *dev, struct ext4_geom *g)
+{
+	unsigned char sb[1024];
+	const char *why = "";
+	int fd = open(dev, O_RDONLY);
+	ssize_t r;
+
+	if (fd < 0) {
+		diag("open %s: %s", dev, strerror(errno));
+		return -1;
+	}
+	r = pread(fd, sb, sizeof(sb), 1024);
+	close(fd);
+	if (r != (ssize_t)sizeof(sb)) {
+		diag("read superblock of %s: %s", dev,
+		     r < 0 ? strerror(errno) : "short read");
+		return -1;
+	}
+	if (ext4_parse_sb(sb, g, &why)) {
+		diag("%s: %s", dev, why);
+		return -1;
+	}
+	return 0;
+}
+
+static HC_UNUSED void ext4_print_geom(const char *dev,
+				      const struct ext4_geom *g)
+{
+	diag("%s: blocks=%" PRIu64 " bs=%u bpg=%u inodes=%u ipg=%u "
+	     "first_data_block=%u ngroups=%u flex=%u 64bit=%d desc=%u "
+	     "resuid=%u resgid=%u first_ino=%u",
+	     dev, g->blocks_count, g->block_size, g->blocks_per_group,
+	     g->inodes_count, g->inodes_per_group, g->first_data_block,
+	     g->ngroups, g->flex_size,
+	     !!(g->feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT_V),
+	     g->desc_size, g->def_resuid, g->def_resgid, g->first_ino);
+}
+
+/*
+ * Free inode counts per group from the on-disk group descriptors.  Only
+ * meaningful before the fs is modified (the kernel writes back lazily).
+ * out must hold g->ngroups entries.
+ */
+static HC_UNUSED int ext4_read_free_inodes(const char *dev,
+					   const struct ext4_geom *g,
+					   uint32_t *out)
+{
+	uint64_t gdt = (uint64_t)(g->first_data_block + 1) * g->block_size;
+	size_t len = (size_t)g->ngroups * g->desc_size;
+	unsigned char *buf = malloc(len);
+	int fd = open(dev, O_RDONLY);
+	uint32_t i;
+	ssize_t r;
+
+	if (!buf || fd < 0) {
+		diag("gdt of %s: %s", dev, strerror(errno));
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	r = pread(fd, buf, len, (off_t)gdt);
+	close(fd);
+	if (r != (ssize_t)len) {
+		diag("gdt of %s: short read", dev);
+		free(buf);
+		return -1;
+	}
+	for (i = 0; i < g->ngroups; i++) {
+		const unsigned char *d = buf + (size_t)i * g->desc_size;
+
+		out[i] = le16_at(d, 0x0E);
+		if (g->desc_size >= 64)
+			out[i] |= (uint32_t)le16_at(d, 0x2E) << 16;
+	}
+	free(buf);
+	return 0;
+}
+
+static inline uint32_t ino_group(const struct ext4_geom *g, uint64_t ino)
+{
+	return (uint32_t)((ino - 1) / g->inodes_per_group);
+}
+
+static inline uint32_t blk_group(const struct ext4_geom *g, uint64_t blk)
+{
+	return (uint32_t)((blk - g->first_data_block) / g->blocks_per_group);
+}
+
+static inline uint32_t flex_start(const struct ext4_geom *g, uint32_t grp)
+{
+	return grp & ~(g->flex_size - 1);
+}
+
+/* Hinted regions: hot [0, n/3), cold [n - n/3, n). */
+static inline uint32_t hot_end(const struct ext4_geom *g)
+{
+	return g->ngroups / 3;
+}
+
+static inline uint32_t cold_start(const struct ext4_geom *g)
+{
+	return g->ngroups - g->ngroups / 3;
+}
+
+static HC_UNUSED int in_hot(const struct ext4_geom *g, uint32_t grp)
+{
+	return grp < hot_end(g);
+}
+
+static HC_UNUSED int in_cold(const struct ext4_geom *g, uint32_t grp)
+{
+	return grp >= cold_start(g) && grp < g->ngroups;
+}
+
+static HC_UNUSED int same_flex(const struct ext4_geom *g, uint32_t a,
+			       uint32_t b)
+{
+	return flex_start(g, a) == flex_start(g, b);
+}
+
+/* ------------------------------------------------------------- FIEMAP */
+
+struct extent_groups {
+	unsigned int nextents;	/* mapped extents */
+	unsigned int unmapped;	/* delalloc/unknown/inline extents */
+	uint32_t min_group, max_group;
+	uint64_t blocks;
+	char desc[256];		/* short human-readable list */
+};
+
+/*
+ * Walk all extents of fd (FIEMAP_FLAG_SYNC, loop until FIEMAP_EXTENT_LAST)
+ * and record the range of block groups they touch.  Returns 0 or -1.
+ */
+static HC_UNUSED int fiemap_groups(int fd, const struct ext4_geom *g,
+				   struct extent_groups *eg)
+{
+	enum { NEXT = 128 };
+	size_t sz = sizeof(struct fiemap) + NEXT * sizeof(struct fiemap_extent);
+	struct fiemap *fm = malloc(sz);
+	uint64_t start = 0;
+	size_t dl = 0;
+	int done = 0, rounds = 0;
+
+	memset(eg, 0, sizeof(*eg));
+	eg->min_group = UINT32_MAX;
+	if (!fm)
+		return -1;
+	while (!done && rounds++ < 100000) {
+		unsigned int i;
+
+		memset(fm, 0, sz);
+		fm->fm_start = start;
+		fm->fm_length = FIEMAP_MAX_OFFSET - start;
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = NEXT;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
+			diag("FS_IOC_FIEMAP: %s", strerror(errno));
+			free(fm);
+			return -1;
+		}
+		if (fm->fm_mapped_extents == 0)
+			break;
+		for (i = 0; i < fm->fm_mapped_extents; i++) {
+			struct fiemap_extent *e = &fm->fm_extents[i];
+			uint64_t b0 = e->fe_physical / g->block_size;
+			uint64_t nb = (e->fe_length + g->block_size - 1) /
+				      g->block_size;
+			uint32_t g0, g1;
+
+			if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN |
+					   FIEMAP_EXTENT_DELALLOC |
+					   FIEMAP_EXTENT_DATA_INLINE)) {
+				eg->unmapped++;
+			} else if (nb) {
+				g0 = blk_group(g, b0);
+				g1 = blk_group(g, b0 + nb - 1);
+				eg->nextents++;
+				eg->blocks += nb;
+				if (g0 < eg->min_group)
+					eg->min_group = g0;
+				if (g1 > eg->max_group)
+					eg->max_group = g1;
+				if (dl + 40 < sizeof(eg->desc))
+					dl += (size_t)snprintf(eg->desc + dl,
+						sizeof(eg->desc) - dl,
+						"%s%" PRIu64 "+%" PRIu64 "(g%u-%u)",
+						dl ? " " : "", b0, nb, g0, g1);
+			}
+			start = e->fe_logical + e->fe_length;
+			if (e->fe_flags & FIEMAP_EXTENT_LAST)
+				done = 1;
+		}
+	}
+	if (eg->min_group == UINT32_MAX)
+		eg->min_group = 0;
+	free(fm);
+	return 0;
+}
+
+/* ------------------------------------------------------------- sysfs */
+
+static HC_UNUSED const char *dev_basename(const char *dev)
+{
+	const char *s = strrchr(dev, '/');
+
+	return s ? s + 1 : dev;
+}
+
+/* Returns the counter value, or -1 if the file does not exist/unreadable. */
+static HC_UNUSED long long read_counter(const char *devname, const char *name)
+{
+	char path[256], buf[64];
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%s/%s", devname, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	return strtoll(buf, NULL, 10);
+}
+
+enum { C_HONOURED, C_NONROT, C_NOPERM, C_FALLBACK, C_NR };
+static const char *const counter_names[C_NR] HC_UNUSED = {
+	"hint_honoured", "hint_dropped_nonrot", "hint_dropped_noperm",
+	"hint_fallback",
+};
+
+struct counters {
+	long long v[C_NR];
+};
+
+static HC_UNUSED void read_counters(const char *devname, struct counters *c)
+{
+	int i;
+
+	for (i = 0; i < C_NR; i++)
+		c->v[i] = read_counter(devname, counter_names[i]);
+}
+
+static HC_UNUSED int counters_exist(const struct counters *c)
+{
+	int i;
+
+	for (i = 0; i < C_NR; i++)
+		if (c->v[i] < 0)
+			return 0;
+	return 1;
+}
+
+/* delta of counters; diag line with all values. */
+static HC_UNUSED void counters_delta(const struct counters *a,
+				     const struct counters *b,
+				     struct counters *d, const char *what)
+{
+	int i;
+
+	for (i = 0; i < C_NR; i++)
+		d->v[i] = b->v[i] - a->v[i];
+	diag("%s: counter deltas honoured=%lld dropped_nonrot=%lld "
+	     "dropped_noperm=%lld fallback=%lld", what, d->v[C_HONOURED],
+	     d->v[C_NONROT], d->v[C_NOPERM], d->v[C_FALLBACK]);
+}
+
+/* ------------------------------------------------------------- misc */
+
+static HC_UNUSED const char *flag_name(int flag)
+{
+	if (flag == O_HOT)
+		return "hot";
+	if (flag == O_COLD)
+		return "cold";
+	if (flag == (O_HOT | O_COLD))
+		return "hot|cold";
+	return "none";
+}
+
+/* Write size bytes (in chunks of up to 1 MiB) and fsync. */
+static HC_UNUSED int write_fill(int fd, size_t size, unsigned char seed)
+{
+	static unsigned char buf[1 << 20];
+	size_t done = 0, i;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)(seed + i * 7);
+	while (done < size) {
+		size_t n = size - done < sizeof(buf) ? size - done : sizeof(buf);
+		ssize_t w = write(fd, buf, n);
+
+		if (w <= 0) {
+			diag("write: %s", w < 0 ? strerror(errno) : "0 bytes");
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	if (fsync(fd)) {
+		diag("fsync: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Needs tap_init() first. */
+
+/* ----------------------------------------------- dirs and test files */
+
+struct dirinfo {
+	char path[512];
+	uint64_t ino;
+	uint32_t group;
+	int valid;
+};
+
+static HC_UNUSED int dir_info(const char *path, const struct ext4_geom *g,
+			      struct dirinfo *d)
+{
+	struct stat st;
+
+	memset(d, 0, sizeof(*d));
+	if (stat(path, &st)) {
+		diag("stat %s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	d->ino = st.st_ino;
+	d->group = ino_group(g, st.st_ino);
+	d->valid = 1;
+	return 0;
+}
+
+/*
+ * mkdir MNT/<prefix>NN (Orlov spreads top-level dirs) until there is one
+ * whose whole flex group lies in the middle third (hot AND cold must move
+ * files away from it) and, if possible, one in the cold third.  mode is
+ * applied with chmod (e.g. 01777).  Returns 0 if a middle dir was found.
+ */
+static HC_UNUSED int pick_dirs(const char *mnt, const char *prefix,
+			       const struct ext4_geom *g, mode_t mode,
+			       struct dirinfo *mid, struct dirinfo *cold)
+{
+	int i;
+
+	memset(mid, 0, sizeof(*mid));
+	memset(cold, 0, sizeof(*cold));
+	for (i = 0; i < 64; i++) {
+		char path[512];
+		struct dirinfo d;
+		uint32_t fs;
+
+		snprintf(path, sizeof(path), "%s/%s%02d", mnt, prefix, i);
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			diag("mkdir %s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (chmod(path, mode)) {
+			diag("chmod %s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (dir_info(path, g, &d))
+			return -1;
+		fs = flex_start(g, d.group);
+		if (!mid->valid && fs >= hot_end(g) &&
+		    fs + g->flex_size <= cold_start(g))
+			*mid = d;
+		else if (!cold->valid && fs >= cold_start(g))
+			*cold = d;
+		if (mid->valid && (cold->valid || i >= 24))
+			break;
+	}
+	diag("dirs: middle %s (ino %" PRIu64 " group %u) cold-side %s "
+	     "(group %u); regions hot [0,%u) cold [%u,%u) flex %u",
+	     mid->valid ? mid->path : "(none)", mid->ino, mid->group,
+	     cold->valid ? cold->path : "(none)", cold->group, hot_end(g),
+	     cold_start(g), g->ngroups, g->flex_size);
+	return mid->valid ? 0 : -1;
+}
+
+struct fileres {
+	uint64_t ino;
+	uint32_t igroup;
+	struct extent_groups eg;
+};
+
+/*
+ * Create dir/name (or an O_TMPFILE in dir if name is NULL) with flag,
+ * write size bytes (1 MiB write()s), fsync, and collect inode/extent
+ * groups.  Returns 0, or -1 with errno preserved from the failing call.
+ */
+static HC_UNUSED int make_file(const struct ext4_geom *g, const char *dir,
+			       const char *name, int flag, size_t size,
+			       struct fileres *r)
+{
+	char path[768];
+	struct stat st;
+	int fd, e;
+
+	memset(r, 0, sizeof(*r));
+	if (name) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		fd = open(path, O_CREAT | O_EXCL | O_RDWR | flag, 0644);
+	} else {
+		snprintf(path, sizeof(path), "%s/(O_TMPFILE)", dir);
+		fd = open(dir, O_TMPFILE | O_RDWR | flag, 0644);
+	}
+	if (fd < 0) {
+		e = errno;
+		diag("open %s flag %s: %s", path, flag_name(flag), strerror(e));
+		errno = e;
+		return -1;
+	}
+	if ((size && write_fill(fd, size, (unsigned char)size)) ||
+	    fstat(fd, &st)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	r->ino = st.st_ino;
+	r->igroup = ino_group(g, st.st_ino);
+	if (size && fiemap_groups(fd, g, &r->eg)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static HC_UNUSED int is_patched_flavour(void)
+{
+	const char *f = getenv("KERNEL_FLAVOUR");
+
+	if (!f || (strcmp(f, "patched") && strcmp(f, "stock")))
+		tap_bail("KERNEL_FLAVOUR must be patched or stock (got '%s')",
+			 f ? f : "(unset)");
+	return !strcmp(f, "patched");
+}
+
+#endif /* HOTCOLD_TEST_H */

@@ -1,0 +1,73 @@
+# vm/tests/tests.mk - in-guest O_HOT/O_COLD test suite (included by the top Makefile)
+#
+# Uses TOP, BUILD, KSRC_PATCHED from the top Makefile.
+#
+#   make guest-tests           static test binaries + scripts in
+#                              $(BUILD)/guest-tests/root/tests/, for
+#                              vm/run --initrd-extra $(BUILD)/guest-tests/root
+#                              and then, in the guest:
+#                              KERNEL_FLAVOUR=patched|stock /tests/guest-check.sh
+#                              /tests/guest-bench.sh (create_bench CSV)
+#   make guest-helpers-check   host unit tests of the test helpers (superblock
+#                              parser vs dumpe2fs, FIEMAP walk vs filefrag);
+#                              no VM, no mounting
+#
+# The openat2 selftests are compiled statically from the PATCHED tree
+# ($(KSRC_PATCHED)/tools/testing/selftests/openat2) into .../tests/openat2/.
+
+GUEST_SRC     := $(TOP)/vm/tests
+GUEST_OUT     := $(BUILD)/guest-tests
+GUEST_ROOT    := $(GUEST_OUT)/root
+GUEST_BIN     := $(GUEST_ROOT)/tests
+GUEST_HOSTBIN := $(GUEST_OUT)/host
+GUEST_CC      ?= gcc
+GUEST_CFLAGS  ?= -static -O2 -Wall -Wextra
+GUEST_OA2_SRC  = $(KSRC_PATCHED)/tools/testing/selftests/openat2
+
+GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
+		 hc_sbdump create_bench
+GUEST_SCRIPTS := guest-check.sh guest-bench.sh
+GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS)) \
+		 $(GUEST_BIN)/openat2/.built
+
+.PHONY: guest-tests guest-helpers-check guest-tests-clean
+
+guest-tests: $(GUEST_TARGETS)
+
+$(GUEST_BIN) $(GUEST_HOSTBIN):
+	mkdir -p $@
+
+$(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_SRC)/hotcold_test.h | $(GUEST_BIN)
+	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+
+$(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
+	install -m 0755 $< $@
+
+# openat2 selftests, static, no sanitizers (their Makefile adds ASan/UBSan,
+# which cannot link statically).  Every *_test.c in the tree is built.
+$(GUEST_BIN)/openat2/.built: $(BUILD)/.stamp-src-patched | $(GUEST_BIN)
+	@test -f $(GUEST_OA2_SRC)/helpers.c || \
+		{ echo "guest-tests: no openat2 selftests in $(GUEST_OA2_SRC)" >&2; exit 1; }
+	rm -rf $(GUEST_BIN)/openat2 && mkdir -p $(GUEST_BIN)/openat2
+	set -e; for t in $(GUEST_OA2_SRC)/*_test.c; do \
+		nice $(GUEST_CC) -static -O2 -Wall -I$(GUEST_OA2_SRC)/.. \
+			-o $(GUEST_BIN)/openat2/$$(basename $$t .c) \
+			$$t $(GUEST_OA2_SRC)/helpers.c; \
+	done
+	touch $@
+
+$(GUEST_HOSTBIN)/hc_unit: $(GUEST_SRC)/hc_unit.c $(GUEST_SRC)/hotcold_test.h | $(GUEST_HOSTBIN)
+	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+
+$(GUEST_HOSTBIN)/hc_sbdump: $(GUEST_SRC)/hc_sbdump.c $(GUEST_SRC)/hotcold_test.h | $(GUEST_HOSTBIN)
+	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+
+guest-helpers-check: $(GUEST_HOSTBIN)/hc_unit $(GUEST_HOSTBIN)/hc_sbdump
+	timeout 600 sh $(GUEST_SRC)/test-helpers.sh $(GUEST_HOSTBIN) $(GUEST_OUT)/unit-work
+
+guest-tests-clean:
+	rm -rf $(GUEST_OUT)
+
+CHECK_TARGETS += guest-helpers-check
+HELP_LINES += "guest-tests          build the in-guest O_HOT/O_COLD test suite into build/guest-tests/root"
+HELP_LINES += "guest-helpers-check  host unit tests of the guest test helpers (no VM)"
