@@ -44,6 +44,6 @@ tag=vmruntest$$
 "$run" --kernel "$kernel" --timeout 120 --append "$tag" -- 'sleep 600' >/dev/null 2>&1 &
 rp=$!
 i=0
-while ! pkill -KILL -f "qemu-system.*$tag" 2>/dev/null && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+while ! pkill -KILL -f "^qemu-system-x86_64 .*$tag" 2>/dev/null && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 wait $rp
 check "QEMU killed under a running guest fails fast" 125 $?
