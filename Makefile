@@ -138,7 +138,7 @@ bench: $(BUILD)/.stamp-deps kernel-bench
 -include bench/bench.mk
 
 # The guest suites last: they need both kernels built.
-CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock
+CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check
 
 # ---------------------------------------------------------------- check
 # Each check target prints TAP-style lines; bench/tap-count.sh adds them up.
