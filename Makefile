@@ -21,7 +21,11 @@ VMRUN := $(TOP)/vm/run
 BZIMAGE_PATCHED := $(KOUT_PATCHED)/arch/x86/boot/bzImage
 BZIMAGE_STOCK := $(KOUT_STOCK)/arch/x86/boot/bzImage
 
+# ccache keyed on paths relative to the checkout, so that a clone in another
+# folder (CI's) reuses what an earlier build compiled.
 export CCACHE_MAXSIZE ?= 8G
+export CCACHE_BASEDIR := $(TOP)
+export CCACHE_NOHASHDIR := 1
 
 CHECK_TARGETS :=
 HELP_LINES :=
