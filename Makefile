@@ -36,8 +36,9 @@ all: help
 help:
 	@echo "Targets:"
 	@echo "  check                 run every test; ends with 'N passed, M failed'"
-	@echo "  bench                 the main job (until the benchmark lands: the"
-	@echo "                        create/unlink micro-benchmark, patched vs stock)"
+	@echo "  bench                 the main job: build, boot, run every scenario, plot,"
+	@echo "                        write RESULTS.md (QUICK=1 PROFILE= RUNS= SCENARIO=)"
+	@echo "  kernel-bench          only the create()+unlink() rate, patched vs stock"
 	@echo "  deps                  install the Debian packages that are missing"
 	@echo "  kernel-patched        extract linux-source-6.1, apply kernel-patches/, build"
 	@echo "  kernel-stock          the same tree unpatched (the baseline)"
@@ -126,13 +127,19 @@ kernel-checkpatch: $(BUILD)/.stamp-src-stock
 	done; exit $$fail
 
 # The create()+unlink() micro-benchmark, patched vs stock, in one run.
-.PHONY: kernel-bench
-kernel-bench: kernel-patched kernel-stock guest-tests vm-initramfs
+.PHONY: kernel-bench kernel-bench-data
+kernel-bench-data: kernel-patched kernel-stock guest-tests vm-initramfs
 	@rm -f $(BUILD)/bench/create-unlink-*
-	bench/kernel-bench.sh $(BUILD)/bench $(BZIMAGE_PATCHED) $(BZIMAGE_STOCK) $(BUILD)/guest-tests/root
+	@bench/kernel-bench.sh $(BUILD)/bench $(BZIMAGE_PATCHED) $(BZIMAGE_STOCK) $(BUILD)/guest-tests/root
+
+kernel-bench: kernel-bench-data
 	bench/results.sh $(BUILD)/bench $(TOP)/RESULTS.md
 
-bench: $(BUILD)/.stamp-deps kernel-bench
+# The main job: everything built, the micro-benchmark, then every fio
+# scenario on the modelled disk; RESULTS.md and the figures from this run.
+bench: $(BUILD)/.stamp-deps
+	@$(MAKE) --no-print-directory kernel-bench-data
+	@$(MAKE) --no-print-directory bench-run
 
 -include kernel-patches/patches.mk
 -include vm/vm.mk

@@ -1,30 +1,173 @@
 #!/bin/bash
-# Write RESULTS.md from what a benchmark run left in OUT (default
-# build/bench).  Every number on the page comes from a file of that run.
+# Write RESULTS.md from what one benchmark run left in OUT (default
+# build/bench): the scenarios of bench/run.sh (OUT/summary/*.csv, made by
+# bench/summarise.sh; figures in OUT/figures/) and the create()+unlink()
+# micro-benchmark (OUT/create-unlink-*, bench/kernel-bench.sh).  Every
+# number on the page comes from a file of that run; sections whose files
+# the run did not make are left out.
 # Usage: bench/results.sh [OUT] [RESULTS.md]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build/bench}
 page=${2:-$top/RESULTS.md}
 tmp=$page.tmp
+sum=$out/summary
+rel=${out#"$top"/}
 
 rate() { awk -F, -v m="$2" '$1 == m { print $4 }' "$1"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+env_of() { sed -n "s/^$1=//p" "$out/run-env.txt" 2>/dev/null | tail -n 1; }
+# first value of KEY in the env.txt of any run of scenario S
+guest_env() { cat "$out/$1"/run*/env.txt 2>/dev/null | sed -n "s/^$2=//p" | head -n 1; }
+# value of column C for row whose columns 1,2 are A,B
+cell() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b { print $c; exit }' "$1" 2>/dev/null; }
+# "median (min-max)" from columns C, C+1, C+2
+mmm() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b {
+	if ($(c + 1) == $(c + 2)) printf "%.2f", $c; else printf "%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2); exit }' "$1" 2>/dev/null; }
+r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
+fig() { # name caption
+	if [ -f "$out/figures/$1.png" ]; then
+		echo "- [$2]($rel/figures/$1.png) ([SVG]($rel/figures/$1.svg))"
+	fi
+}
 
 {
 	echo "# Results"
 	echo
 	echo "Written by \`make bench\` on $(date -u '+%Y-%m-%d %H:%M UTC') from the files in"
-	echo "\`${out#"$top"/}/\`; nothing here is typed by hand."
+	echo "\`$rel/\` (one run); nothing here is typed by hand."
+	if [ "$(env_of partial)" = 1 ]; then
+		echo
+		echo "**This run is PARTIAL: some scenarios failed** (see \`$rel/status\`):"
+		echo
+		grep ' FAIL' "$out/status" | sed 's/^/- /'
+	fi
 	echo
 	echo "## Environment"
 	echo
 	echo "- host: $(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "- kernel source: linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)"
 	echo "- series: $(ls "$top"/kernel-patches/0*.patch 2>/dev/null | grep -vc cover-letter) patches in kernel-patches/"
-	if [ -f "$out/create-unlink-env.txt" ]; then
-		sed 's/^/- guest run: /' "$out/create-unlink-env.txt"
+	if [ -f "$out/run-env.txt" ]; then
+		for s in $(env_of scenarios); do
+			f=$(guest_env "$s" kernel_flavour); [ -n "$f" ] || continue
+			kn=$(guest_env "$s" knows_flags); [ -n "$kn" ] || continue
+			echo "$f|$(guest_env "$s" kernel)|$kn|$(guest_env "$s" accel)"
+		done | sort -u | while IFS="|" read -r f k kn a; do
+			echo "- guest kernel ($f): $k, knows O_HOT/O_COLD: $([ "$kn" = 1 ] && echo yes || echo no), accel: $a"
+			[ "$f" = patched ] && [ "$kn" != 1 ] && echo "- **WARNING: the kernel run as \"patched\" does not know O_HOT/O_COLD; hints were not honoured**" || true
+		done
+		echo "- drive profile: $(env_of profile) (vm/hdd/profiles.conf), $(env_of disk) modelled disk, time-scale $(env_of time_scale)"
+		echo "- runs per scenario: $(env_of runs)$([ "$(env_of quick)" = 1 ] && echo ' (QUICK=1: small sizes, fewer scenarios)'); run started $(env_of date)"
+		echo "- scenarios: $(env_of scenarios)"
 	fi
+	if [ -f "$out/create-unlink-env.txt" ]; then
+		sed 's/^/- create+unlink guest run: /' "$out/create-unlink-env.txt"
+	fi
+
+	zr=$(cut -d, -f1 "$sum/zone-ratio.csv" 2>/dev/null || true)
+	zo=$(cut -d, -f2 "$sum/zone-ratio.csv" 2>/dev/null || true)
+	zi=$(cut -d, -f3 "$sum/zone-ratio.csv" 2>/dev/null || true)
+	hot=$(cell "$sum/seq.csv" seq hot-read 3) cold=$(cell "$sum/seq.csv" seq cold-read 3)
+	hl=$(cell "$sum/rand.csv" randread hot 6) nl=$(cell "$sum/rand.csv" randread none 6)
+	zs=$(cell "$sum/zones.csv" trace start 3) ze=$(cell "$sum/zones.csv" trace end 3)
+	if [ -n "$hot$hl$zs" ]; then
+		echo
+		echo "## Headline numbers"
+		echo
+		[ -n "$zr" ] && echo "- drive model's zone ratio (outermost / innermost sequential rate): **$zr** ($zo / $zi MB/s)"
+		[ -n "$hot" ] && echo "- sequential O_DIRECT read, hot / cold file: **$(ratio "$hot" "$cold")** ($(r2 "$hot") / $(r2 "$cold") MB/s, medians) vs zone ratio $zr"
+		mh=$(cell "$sum/seq-model.csv" seq hot-read 4) mc=$(cell "$sum/seq-model.csv" seq cold-read 4)
+		[ -n "$mh" ] && [ -n "$mc" ] && echo "  - the model's rate where the two files lie (mean positions $(cell "$sum/seq-model.csv" seq hot-read 3) and $(cell "$sum/seq-model.csv" seq cold-read 3) of the disk): $mh / $mc MB/s, ratio **$(ratio "$mh" "$mc")**; the zone ratio is the upper bound (outermost vs innermost track)"
+		[ -n "$hl" ] && echo "- random 4 KiB reads over the hot set, median latency hinted / unhinted: **$(r2 "$hl") / $(r2 "$nl") ms** (ratio $(ratio "$hl" "$nl"))"
+		[ -n "$zs" ] && echo "- issue 3: raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(ratio "$zs" "$ze")** ($zs / $ze MB/s, model's clock from the trace; guest clock: $(cell "$sum/zones.csv" guest start 3) / $(cell "$sum/zones.csv" guest end 3) MB/s) vs zone ratio $zr"
+	fi
+
+	if [ -s "$sum/placement-thirds.csv" ]; then
+		echo
+		echo "## Placement (bench/placement.fio)"
+		echo
+		echo "Files per third of the disk by creation hint (run 1; $(cat "$sum/placement-ngroups.txt") block groups)."
+		echo
+		echo "| hint | third | files | fraction |"
+		echo "|---|---|---|---|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' "$sum/placement-thirds.csv"
+		echo
+		fig placement "files per block group"
+	fi
+
+	if [ "$(wc -l <"$sum/seq.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+		echo
+		echo "## Sequential O_DIRECT throughput (bench/seq.fio, bench/fullness.fio)"
+		echo
+		echo "MB/s (10^6 B/s), median of the runs (min-max)."
+		echo
+		echo "| scenario | job | MB/s | runs |"
+		echo "|---|---|---|---|"
+		awk -F, 'NR > 1 { r = ($4 == $5) ? sprintf("%.2f", $3) : sprintf("%.2f (%.2f-%.2f)", $3, $4, $5)
+			printf "| %s | %s | %s | %s |\n", $1, $2, r, $6 }' "$sum/seq.csv"
+		echo
+		fig throughput-position "throughput vs position, with the model's zoned rate"
+	fi
+
+	if [ "$(wc -l <"$sum/rand.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+		echo
+		echo "## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)"
+		echo
+		echo "Latency from the engine's seek log (submission to completion), ms;"
+		echo "seek distance from the previous request, MiB of LBA; median of the runs (min-max)."
+		echo
+		echo "| scenario | job | mean latency | p50 | p99 | mean seek distance (MiB) | runs |"
+		echo "|---|---|---|---|---|---|---|"
+		awk -F, 'function m(c) { return ($(c + 1) == $(c + 2)) ? sprintf("%.2f", $c) : sprintf("%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2)) }
+			NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, m(3), m(6), m(9), m(12), $15 }' "$sum/rand.csv"
+		echo
+		for s in randread randread-stock mixed; do
+			fig "latency-cdf-$s" "latency CDF, $s"
+			fig "seek-cdf-$s" "seek-distance CDF, $s"
+		done
+		fig seek-latency "service time vs seek distance (model trace) with the model's seek curve"
+	fi
+
+	if [ -s "$sum/compare-seq.csv" ] || [ -s "$sum/compare-rand.csv" ]; then
+		echo
+		echo "## Stock vs patched kernel (same job files)"
+		echo
+		echo "| measure | job | patched | stock |"
+		echo "|---|---|---|---|"
+		awk -F, 'NR > 1 { printf "| seq read MB/s | %s | %.2f | %.2f |\n", $1, $2, $3 }' "$sum/compare-seq.csv" 2>/dev/null
+		awk -F, 'NR > 1 { printf "| randread p50 ms | %s | %.2f | %.2f |\n", $1, $2, $3 }' "$sum/compare-rand.csv" 2>/dev/null
+		echo
+		fig stock-vs-patched "stock vs patched"
+	fi
+
+	if [ "$(wc -l <"$sum/fullness.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+		echo
+		echo "## Fullness (bench/fullness.fio)"
+		echo
+		echo "The filesystem filled with unhinted fallocate()d files first; then the hot"
+		echo "files are created. Placement from run 1; MB/s and latency: median of the runs."
+		echo
+		echo "| scenario | used before (%) | hint outcomes | thirds | mean position | hot-read MB/s | hot-randread p50 ms |"
+		echo "|---|---|---|---|---|---|---|"
+		awk -F, 'NR > 1 { print $1, $2, $3, $4, $5 }' OFS="|" "$sum/fullness.csv" | while IFS="|" read -r s u o th p; do
+			echo "| $s | $u | $o | $th | $p | $(mmm "$sum/seq.csv" "$s" hot-read 3) | $(mmm "$sum/rand.csv" "$s" hot-randread 6) |"
+		done
+	fi
+
+	if [ "$(wc -l <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+		echo
+		echo "## Issue 3: raw disk, start vs end"
+		echo
+		echo "\`dd if=/dev/vda of=/dev/null bs=1M count=64 iflag=direct\` at the first and at"
+		echo "the last 64 MiB; timed by the guest (/proc/uptime, 10 ms) and by the model's trace."
+		echo
+		echo "| clock | zone | MB/s | runs |"
+		echo "|---|---|---|---|"
+		awk -F, 'NR > 1 { r = ($4 == $5) ? sprintf("%.2f", $3) : sprintf("%.2f (%.2f-%.2f)", $3, $4, $5)
+			printf "| %s | %s | %s | %s |\n", $1, $2, r, $6 }' "$sum/zones.csv"
+	fi
+
 	if [ -f "$out/create-unlink-patched.csv" ] && [ -f "$out/create-unlink-stock.csv" ]; then
 		p=$out/create-unlink-patched.csv s=$out/create-unlink-stock.csv
 		echo

@@ -1,0 +1,27 @@
+# bench/bench.mk - the benchmark pipeline (included by the top Makefile).
+# Uses TOP, BUILD, BZIMAGE_PATCHED, BZIMAGE_STOCK from the top Makefile.
+#
+#   make bench-run [QUICK=1] [PROFILE=desktop7200] [RUNS=3] [SCENARIO=name]
+#                  [TIME_SCALE=1]
+#     every scenario of bench/run.sh in guests on the modelled disk, raw
+#     results in build/bench/<scenario>/runN/, CSVs in build/bench/summary/,
+#     figures in build/bench/figures/, then RESULTS.md
+#   make bench-check   one tiny scenario through the whole pipeline (TAP)
+
+BENCH_OUT  := $(BUILD)/bench
+BENCH_DEPS := kernel-patched kernel-stock guest-tests engine-guest-root hdd
+# Only the variables the user gave reach bench/run.sh, which has the defaults.
+BENCH_VARS := $(foreach v,QUICK PROFILE RUNS SCENARIO TIME_SCALE,$(if $(filter command line environment,$(origin $(v))),$(v)='$($(v))'))
+
+.PHONY: bench-run bench-check
+bench-run: $(BENCH_DEPS)
+	$(BENCH_VARS) BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
+		BUILD=$(BUILD) $(TOP)/bench/run.sh $(BENCH_OUT)
+
+bench-check: $(BENCH_DEPS)
+	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
+		BUILD=$(BUILD) $(TOP)/bench/check.sh
+
+CHECK_TARGETS += bench-check
+HELP_LINES += "bench-run   fio scenarios on the modelled disk -> build/bench/, RESULTS.md (QUICK=1 PROFILE= RUNS= SCENARIO= TIME_SCALE=)"
+HELP_LINES += "bench-check one tiny scenario through the whole benchmark pipeline"

@@ -1,0 +1,64 @@
+#!/bin/bash
+# make bench-check: one tiny scenario (randread, QUICK=1, time-scale 0.1)
+# through the whole pipeline of bench/run.sh, then assert that every
+# output exists and parses; then a broken job file and a bad variable must
+# fail cleanly.  RESULTS.md goes to a temporary file, never the repo's.
+# Prints `ok N - ...` / `not ok N - ...`; exit 0 when all passed.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+out=$build/bench-check
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-check.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+t() { # description command...
+	local d=$1; shift
+	n=$((n + 1))
+	if "$@" >>"$tmp/log" 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; failed=1; fi
+}
+lines() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
+is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+is_svg() { grep -q '<svg' "$1" 2>/dev/null; }
+repo_sum() { cksum "$top/RESULTS.md" 2>/dev/null || echo none; }
+
+command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/install-deps.sh plot)"; exit 1; }
+before=$(repo_sum)
+rm -rf "$out"
+export VM_TIMEOUT=600
+t "pipeline runs: QUICK=1 SCENARIO=randread TIME_SCALE=0.1" \
+	env QUICK=1 RUNS=1 SCENARIO=randread TIME_SCALE=0.1 RESULTS="$tmp/RESULTS.md" \
+	timeout 900 "$top/bench/run.sh" "$out"
+d=$out/randread/run1
+t "fio JSON parses and has both jobs" jq -e '[.jobs[].jobname] | index("hot") != null and index("none") != null' "$d/fio.json"
+t "placement log has a row per file" lines "$d/placement.csv" 9
+t "seek log has rows" lines "$d/seek.csv" 100
+t "disk model trace has rows" lines "$d/trace.csv" 100
+t "summary: latency per job" sh -c "grep -q '^randread,hot,' '$out/summary/rand.csv' && grep -q '^randread,none,' '$out/summary/rand.csv'"
+t "summary: latency CDFs" sh -c "[ -s '$out/summary/cdf-lat-randread-hot.csv' ] && [ -s '$out/summary/cdf-lat-randread-none.csv' ]"
+t "summary: trace service times" lines "$out/summary/trace-seek.csv" 50
+for f in latency-cdf-randread seek-cdf-randread seek-latency; do
+	t "figure $f.png is a PNG" is_png "$out/figures/$f.png"
+	t "figure $f.svg is an SVG" is_svg "$out/figures/$f.svg"
+done
+t "RESULTS.md written to the temporary path" grep -q '^## Random 4 KiB reads' "$tmp/RESULTS.md"
+t "RESULTS.md links the figures" grep -q 'figures/latency-cdf-randread.png' "$tmp/RESULTS.md"
+t "RESULTS.md not marked partial" sh -c "! grep -q PARTIAL '$tmp/RESULTS.md'"
+t "the repo's RESULTS.md untouched" [ "$before" = "$(repo_sum)" ]
+
+# A broken job file: the run fails, names the scenario, keeps a partial page.
+mkdir -p "$tmp/jobs"
+cp "$top"/bench/*.fio "$tmp/jobs/"
+sed -i 's/^rw=randread$/rw=sideways/' "$tmp/jobs/randread.fio"
+env QUICK=1 RUNS=1 SCENARIO=randread TIME_SCALE=0.1 RESULTS="$tmp/PARTIAL.md" JOB_DIR="$tmp/jobs" \
+	timeout 900 "$top/bench/run.sh" "$tmp/bad" >"$tmp/bad.out" 2>"$tmp/bad.err"
+rc=$?
+t "broken job file: non-zero exit" [ $rc != 0 ]
+t "broken job file: message names the scenario" grep -q "scenario 'randread'" "$tmp/bad.err"
+t "broken job file: RESULTS.md marked partial" grep -q PARTIAL "$tmp/PARTIAL.md"
+
+env PROFILE=nosuchdrive RESULTS="$tmp/NO.md" timeout 60 "$top/bench/run.sh" "$tmp/bad2" >"$tmp/bad2.out" 2>"$tmp/bad2.err"
+rc=$?
+t "unknown PROFILE: exit 2, names the value" sh -c "[ $rc = 2 ] && grep -q nosuchdrive '$tmp/bad2.err'"
+t "unknown PROFILE: no RESULTS.md written" [ ! -e "$tmp/NO.md" ]
+[ $failed = 0 ] || { echo "bench-check: details in the log below" >&2; tail -n 30 "$tmp/log" >&2; }
+exit $failed

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Runs in the guest (vm/run): one benchmark scenario on the modelled disk.
+# Makes a fresh ext4 on /dev/vda, optionally fills it to FILL percent with
+# unhinted fallocate()d files, runs JOBFILE with fio and the hotcold engine
+# (or, for JOBFILE=zones, reads 64 MiB O_DIRECT at the start and at the end
+# of the raw disk), then prints every result file between marker lines
+#   @@BENCH-FILE-BEGIN name@@ ... @@BENCH-FILE-END name@@
+# on stdout, which vm/run hands back to bench/run.sh.
+# Usage: sh /tests/bench/guest-scenario.sh JOBFILE|zones [FILL]
+job=${1:?usage: guest-scenario.sh JOBFILE|zones [FILL]}
+fill=${2:-0}
+out=/tmp/out
+mkdir -p $out
+
+emit() { # name file
+	echo "@@BENCH-FILE-BEGIN $1@@"
+	cat "$2"
+	echo "@@BENCH-FILE-END $1@@"
+}
+uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
+
+{
+	echo "kernel=$(uname -r)"
+	echo "quick=${BENCH_QUICK:-0}"
+	echo "fill=$fill"
+	echo "disk_sectors=$(cat /sys/block/vda/size)"
+	echo "rotational=$(cat /sys/block/vda/queue/rotational)"
+} >$out/env.txt
+
+if [ "$job" = zones ]; then
+	# Issue 3: O_DIRECT sequential read at the start vs the end of the disk.
+	mib=$(( $(cat /sys/block/vda/size) / 2048 ))
+	echo "zone,skip_mib,mib,seconds" >$out/zones.csv
+	for z in start end; do
+		skip=0
+		[ $z = end ] && skip=$((mib - 64))
+		t0=$(uptime_cs)
+		dd if=/dev/vda of=/dev/null bs=1M count=64 iflag=direct skip=$skip 2>$out/dd.err ||
+			{ cat $out/dd.err; echo "guest-scenario: dd at $z failed"; exit 1; }
+		t1=$(uptime_cs)
+		echo "$z,$skip,64,$(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f", (b - a) / 100 }')" >>$out/zones.csv
+	done
+	emit env.txt $out/env.txt
+	emit zones.csv $out/zones.csv
+	exit 0
+fi
+
+[ -r "$job" ] || { echo "guest-scenario: job file '$job' not found"; exit 2; }
+mke2fs -q -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 /dev/vda || exit 1
+mount -o noinit_itable /dev/vda /mnt || exit 1
+mkdir -p /mnt/bench
+if [ "$fill" -gt 0 ]; then
+	# Fullness without writing the data: fallocate()d unhinted files, 1 GiB
+	# each, spread over 16 directories so the allocator spreads them too.
+	kib=$(df -k /mnt | awk 'NR == 2 { print $2 }')
+	n=$((kib * fill / 100 / 1048576))
+	i=0
+	while [ $i -lt $n ]; do
+		d=/mnt/fill/d$((i % 16))
+		mkdir -p $d
+		fallocate -l 1073741824 $d/f$i || { echo "guest-scenario: fill to $fill% stopped at file $i"; break; }
+		i=$((i + 1))
+	done
+	sync
+	df -k /mnt | awk 'NR == 2 { printf "fill_used_pct=%.1f\n", 100 * $3 / $2 }' >>$out/env.txt
+fi
+
+export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=$out
+# Sizes: the job files take them from the environment (small for QUICK=1).
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	: "${BENCH_SIZE:=16m}" "${BENCH_IO:=1m}" "${BENCH_NRFILES:=4}"
+else
+	: "${BENCH_SIZE:=64m}" "${BENCH_IO:=8m}" "${BENCH_NRFILES:=16}"
+fi
+export BENCH_SIZE BENCH_IO BENCH_NRFILES
+export BENCH_PLSIZE=$((BENCH_NRFILES * 256))k
+# fio does not make the directories of directory=a:b:c; make them here.
+for d in $(sed -n 's/^directory=//p' "$job" | sed "s|\${HOTCOLD_MNT}|$HOTCOLD_MNT|g" | tr ':' ' '); do
+	mkdir -p "$d"
+done
+cd /mnt/bench
+fio --output-format=json --output=$out/fio.out "$job" >$out/fio.stdout 2>$out/fio.stderr
+rc=$?
+for c in honoured dropped_nonrot dropped_noperm fallback; do
+	f=/sys/fs/ext4/vda/hint_$c
+	[ -r $f ] && echo "hint_$c=$(cat $f)" >>$out/env.txt
+done
+[ -r /sys/fs/ext4/vda/hint_honoured ] && echo "knows_flags=1" >>$out/env.txt || echo "knows_flags=0" >>$out/env.txt
+echo "fio_rc=$rc" >>$out/env.txt
+for f in env.txt fio.out fio.stderr placement.csv seek.csv; do
+	[ -f $out/$f ] && emit $f $out/$f
+done
+[ $rc = 0 ] || { echo "guest-scenario: fio exited with status $rc"; cat $out/fio.stderr; }
+exit $rc

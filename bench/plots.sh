@@ -1,0 +1,61 @@
+#!/bin/bash
+# Draw the figures of a benchmark run with plots/bench-*.gp, PNG and SVG,
+# into OUT/figures/ from the CSVs of OUT/summary/ (bench/summarise.sh).
+# A figure whose input the run did not make is skipped with a note.
+# Usage: bench/plots.sh OUT
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: bench/plots.sh OUT}
+sum=$out/summary fig=$out/figures
+mkdir -p "$fig"
+command -v gnuplot >/dev/null || { echo "plots: gnuplot missing (vm/install-deps.sh plot)" >&2; exit 2; }
+profile=$(sed -n 's/^profile=//p' "$out/run-env.txt")
+disk_gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt")
+rc=0
+
+has() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -gt 1 ]; }
+draw() { # name script gnuplot-assignments...
+	local name=$1 gp=$2 t; shift 2
+	for t in png svg; do
+		gnuplot -e "set loadpath '$top/plots'" "$@" -e "out='$fig/$name'" -e "fmt='$t'" \
+			"$top/plots/$gp" 2>"$fig/$name.$t.log" ||
+			{ echo "plots: plots/$gp failed for $name.$t:" >&2; cat "$fig/$name.$t.log" >&2; rc=1; continue; }
+		[ -s "$fig/$name.$t.log" ] || rm -f "$fig/$name.$t.log"
+	done
+}
+skip() { echo "  PLOT    $1: skipped (no $2 in this run)"; }
+
+if has "$sum/placement-hist.csv"; then draw placement bench-placement.gp -e "dir='$sum'"
+else skip placement placement-hist.csv; fi
+
+for s in randread randread-stock mixed; do
+	files="" titles=""
+	for j in $(awk -F, -v s="$s" '$1 == s { print $2 }' "$sum/rand.csv" 2>/dev/null); do
+		f=$sum/cdf-lat-$s-$j.csv
+		[ -f "$f" ] || continue
+		files="$files $f" titles="$titles $j"
+	done
+	if [ -n "$files" ]; then
+		draw "latency-cdf-$s" bench-latency-cdf.gp -e "files='$files'" \
+			-e "titles='$titles'" -e "what='(bench/$s)'" -e "logx=1"
+		draw "seek-cdf-$s" bench-latency-cdf.gp -e "files='${files//cdf-lat-/cdf-seek-}'" \
+			-e "titles='$titles'" -e "what='(bench/$s): seek distance'" \
+			-e "xlab='seek distance from the previous request (MiB of LBA)'"
+	else skip "latency-cdf-$s" "cdf-lat-$s-*.csv"; fi
+done
+
+if has "$sum/seq-position.csv"; then
+	draw throughput-position bench-throughput-position.gp -e "dir='$sum'" \
+		-e "disk_gib=${disk_gib:-64}" -e "profile='$profile'"
+else skip throughput-position seq-position.csv; fi
+
+if has "$sum/trace-seek.csv"; then
+	draw seek-latency bench-seek-latency.gp -e "dir='$sum'" -e "profile='$profile'"
+else skip seek-latency trace-seek.csv; fi
+
+if has "$sum/compare-seq.csv" && has "$sum/compare-rand.csv"; then
+	draw stock-vs-patched bench-stock-vs-patched.gp -e "dir='$sum'"
+else skip stock-vs-patched "compare-{seq,rand}.csv"; fi
+
+ls "$fig"/*.png "$fig"/*.svg 2>/dev/null | sed 's/^/  PLOT    /'
+exit $rc

@@ -1,0 +1,153 @@
+#!/bin/bash
+# The benchmark pipeline (make bench-run): boot a guest per scenario and
+# run, on the modelled spinning disk (vm/run --hdd), a job file of bench/
+# with fio and the hotcold engine; bring back fio's JSON, the engine's
+# placement/seek logs and the disk model's trace into OUT/<scenario>/runN/;
+# summarise (bench/summarise.sh), plot (plots/*.gp) and write RESULTS.md
+# (bench/results.sh).
+#
+# Usage: bench/run.sh [OUT]   (default build/bench)
+# Variables (environment or make):
+#   QUICK=1        small sizes, fewer scenarios (aim: a few minutes)
+#   PROFILE=NAME   drive profile of vm/hdd/profiles.conf (default desktop7200)
+#   RUNS=N         repetitions per scenario (default 3; QUICK: 1)
+#   SCENARIO=NAME  run only this scenario (or a prefix: fullness, ...)
+#   TIME_SCALE=F   the disk model's time-scale (default 1)
+#   RESULTS=FILE   where to write RESULTS.md (default the repo's)
+#   JOB_DIR=DIR    take the job files from DIR (default bench/)
+#   BZIMAGE_PATCHED, BZIMAGE_STOCK, FIO_ROOT, HDD_CURVES, VM_TIMEOUT
+# Exit status: 0 when every scenario ran; 1 when one failed (what finished
+# is kept and RESULTS.md says the run is partial); 2 on bad input.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+out=${1:-$build/bench}
+QUICK=${QUICK:-0}
+PROFILE=${PROFILE:-desktop7200}
+TIME_SCALE=${TIME_SCALE:-1}
+SCENARIO=${SCENARIO:-}
+if [ "$QUICK" = 1 ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
+RESULTS=${RESULTS:-$top/RESULTS.md}
+BZIMAGE_PATCHED=${BZIMAGE_PATCHED:-$build/kbuild-patched/arch/x86/boot/bzImage}
+BZIMAGE_STOCK=${BZIMAGE_STOCK:-$build/kbuild-stock/arch/x86/boot/bzImage}
+FIO_ROOT=${FIO_ROOT:-$build/fio-guest/root}
+HDD_CURVES=${HDD_CURVES:-$build/hdd/hdd-curves}
+JOB_DIR=${JOB_DIR:-$top/bench}
+DISK_SIZE=64G
+
+t_start=$(date +%s)
+stage() { printf '  BENCH   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
+die() { echo "bench/run.sh: $*" >&2; exit 2; }
+
+# ---- scenarios: name kernel jobfile fill (QUICK runs those marked q)
+all_scenarios="
+placement patched placement.fio 0 q
+seq patched seq.fio 0 q
+randread patched randread.fio 0 q
+mixed patched mixed.fio 0 -
+seq-stock stock seq.fio 0 q
+randread-stock stock randread.fio 0 q
+fullness-10 patched fullness.fio 10 -
+fullness-50 patched fullness.fio 50 -
+fullness-90 patched fullness.fio 90 -
+zones patched zones 0 q
+"
+
+# ---- check the input
+case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
+case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a whole number >= 1" ;; esac
+awk -v t="$TIME_SCALE" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t <= 1000) }' ||
+	die "TIME_SCALE='$TIME_SCALE': give a number from 0 to 1000"
+grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
+	die "PROFILE='$PROFILE' is not in vm/hdd/profiles.conf (have: $(sed -n 's/^\[\(.*\)\]$/\1/p' "$top/vm/hdd/profiles.conf" | tr '\n' ' '))"
+[ -r "$BZIMAGE_PATCHED" ] || die "patched kernel '$BZIMAGE_PATCHED' missing: make kernel-patched"
+[ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
+[ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
+[ -x "$HDD_CURVES" ] || die "'$HDD_CURVES' missing: make hdd"
+selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" '
+	NF == 5 && (s != "" ? ($1 == s || index($1, s "-") == 1) : (q == 0 || $5 == "q"))')
+[ -n "$selected" ] || die "SCENARIO='$SCENARIO' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
+for j in $(echo "$selected" | awk '$3 != "zones" { print $3 }' | sort -u); do
+	[ -r "$JOB_DIR/$j" ] || die "job file $JOB_DIR/$j missing"
+done
+
+# ---- the guest's extra files: the runner script and the job files
+mkdir -p "$out"
+rm -rf "$out/guest-root" "$out/figures" "$out/status" "$out/summary"
+# RESULTS.md describes this run only: no scenario of an earlier run stays.
+for s in $(echo "$all_scenarios" | awk "NF { print \$1 }"); do rm -rf "${out:?}/$s"; done
+mkdir -p "$out/guest-root/tests/bench" "$out/figures" "$out/summary"
+cp "$top/bench/guest-scenario.sh" "$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
+: >"$out/status"
+{
+	echo "profile=$PROFILE"
+	echo "time_scale=$TIME_SCALE"
+	echo "runs=$RUNS"
+	echo "quick=$QUICK"
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "disk=$DISK_SIZE"
+	echo "bzimage_patched=$BZIMAGE_PATCHED"
+	echo "bzimage_stock=$BZIMAGE_STOCK"
+	echo "scenarios=$(echo "$selected" | awk '{ printf "%s ", $1 }')"
+} >"$out/run-env.txt"
+
+# The model's curves for this profile and disk size (zone rates, seek curve).
+"$HDD_CURVES" "$top/vm/hdd/profiles.conf" "$PROFILE" "$DISK_SIZE" "$out/summary/hdd" \
+	>"$out/summary/hdd-curves.txt" 2>&1 || die "hdd-curves failed for profile '$PROFILE' (see $out/summary/hdd-curves.txt)"
+
+# split_guest_output RAW DIR: the files between the marker lines
+split_guest_output() {
+	awk -v dir="$2" '
+		/^@@BENCH-FILE-BEGIN .*@@$/ { f = $2; sub(/@@$/, "", f); f = dir "/" f; printf "" >f; next }
+		/^@@BENCH-FILE-END .*@@$/ { close(f); f = ""; next }
+		f != "" { print >f }' "$1"
+}
+
+failed=0
+run_one() { # name kernel job fill run
+	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 img dir cmd rc
+	dir=$out/$name/run$r
+	rm -rf "$dir" && mkdir -p "$dir"
+	[ "$kernel" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
+	if [ "$job" = zones ]; then
+		cmd="sh /tests/bench/guest-scenario.sh zones"
+	else
+		cmd="BENCH_QUICK=$QUICK sh /tests/bench/guest-scenario.sh /tests/bench/$job $fill"
+	fi
+	stage "$name run $r/$RUNS: $job on the $kernel kernel (fill $fill%)"
+	nice "$top/vm/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
+		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv" \
+		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
+		-- "$cmd" >"$dir/guest.out" 2>"$dir/vmrun.err"
+	rc=$?
+	split_guest_output "$dir/guest.out" "$dir"
+	echo "kernel_flavour=$kernel" >>"$dir/env.txt"
+	sed -n 's/^vm\/run: accel=\([a-z]*\).*/accel=\1/p' "$dir/vmrun.err" >>"$dir/env.txt"
+	if [ $rc != 0 ]; then
+		echo "bench/run.sh: scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc;" \
+			"guest output: $dir/guest.out, vm/run: $dir/vmrun.err" >&2
+		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
+		echo "$name $r FAIL status=$rc" >>"$out/status"
+		failed=1
+		return 1
+	fi
+	echo "$name $r ok" >>"$out/status"
+}
+
+stage "profile $PROFILE, time-scale $TIME_SCALE, $RUNS run(s), QUICK=$QUICK, into ${out#"$top"/}"
+while read -r name kernel job fill _; do
+	[ -n "$name" ] || continue
+	for r in $(seq 1 "$RUNS"); do
+		run_one "$name" "$kernel" "$job" "$fill" "$r" || break
+	done
+done <<<"$selected"
+
+stage "summarise"
+"$top/bench/summarise.sh" "$out" || { echo "bench/run.sh: summarising $out failed" >&2; echo "summarise - FAIL" >>"$out/status"; failed=1; }
+stage "plots"
+"$top/bench/plots.sh" "$out" || { echo "bench/run.sh: plotting failed" >&2; echo "plots - FAIL" >>"$out/status"; failed=1; }
+stage "RESULTS"
+[ $failed = 0 ] || echo "partial=1" >>"$out/run-env.txt"
+"$top/bench/results.sh" "$out" "$RESULTS" || { echo "bench/run.sh: writing $RESULTS failed" >&2; failed=1; }
+stage "done ($(grep -c ' ok$' "$out/status") run(s) ok, $(grep -c ' FAIL ' "$out/status") failed)"
+exit $failed

@@ -1,0 +1,167 @@
+#!/bin/bash
+# Turn the raw files of a benchmark run (bench/run.sh) into the CSVs that
+# plots/*.gp and bench/results.sh read, all in OUT/summary/.  Repeated
+# runs: per-run numbers in *-runs.csv, median/min/max in the other files;
+# latency and seek-distance CDFs pool every run.
+# Usage: bench/summarise.sh OUT
+set -u
+out=${1:?usage: bench/summarise.sh OUT}
+sum=$out/summary
+mkdir -p "$sum"
+command -v jq >/dev/null || { echo "summarise: jq missing (vm/install-deps.sh plot)" >&2; exit 2; }
+rc=0
+
+# fio's --output mixes the engine's messages with the JSON: split them.
+for raw in "$out"/*/run*/fio.out; do
+	[ -f "$raw" ] || continue
+	d=$(dirname "$raw")
+	awk -v j="$d/fio.json" -v m="$d/fio-messages.txt" \
+		'/^\{/ { json = 1 } { print > (json ? j : m) }' "$raw"
+	[ -f "$d/fio-messages.txt" ] || : >"$d/fio-messages.txt"
+	jq -e .jobs "$d/fio.json" >/dev/null 2>&1 ||
+		{ echo "summarise: $d/fio.json is not fio JSON" >&2; rc=1; }
+done
+
+# median, min, max of column 2 grouped by column 1 (input: key,value)
+stats() {
+	sort -t, -k1,1 -k2,2g | awk -F, '
+		function flush() { if (n) printf "%s,%.6g,%.6g,%.6g,%d\n", k,
+			(n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n], n }
+		$1 != k { flush(); k = $1; n = 0 } { v[++n] = $2 } END { flush() }'
+}
+
+# ---- sequential throughput (seq, seq-stock, fullness-*): MB/s per job
+for s in "$out"/seq "$out"/seq-stock "$out"/fullness-*; do
+	[ -d "$s" ] || continue
+	n=$(basename "$s")
+	for d in "$s"/run*; do
+		[ -f "$d/fio.json" ] || continue
+		# mean position (fraction of the device) of each job's files
+		pos=$(awk -F, '$1 == "file" && $25 != "" { p[$2] += ($25 + $26) / 2; c[$2]++ }
+			END { for (j in p) printf "%s=%.4f ", j, p[j] / c[j] }' "$d/placement.csv" 2>/dev/null)
+		jq -r '.jobs[] | select(.jobname | test("-(read|write)$")) |
+			[.jobname, ((.read.bw_bytes + .write.bw_bytes) / 1e6)] | @csv' "$d/fio.json" |
+		tr -d '"' | while IFS=, read -r job mbps; do
+			h=${job%-*}
+			p=$(echo "$pos" | tr ' ' '\n' | sed -n "s/^$h-[a-z]*=//p" | head -n 1)
+			echo "$n,$(basename "$d"),$job,$mbps,${p:-}"
+		done
+	done
+done >"$sum/seq-runs.csv"
+awk -F, '{ print $1 ":" $3 "," $4 }' "$sum/seq-runs.csv" | stats |
+	awk -F, 'BEGIN { print "scenario,job,mb_s_median,mb_s_min,mb_s_max,runs" }
+		{ split($1, a, ":"); print a[1] "," a[2] "," $2 "," $3 "," $4 "," $5 }' >"$sum/seq.csv"
+# throughput vs position (patched seq runs, reads and writes)
+awk -F, 'BEGIN { print "pos_frac,mb_s,job" } $5 != "" { print $5 "," $4 "," $1 ":" $3 }' \
+	"$sum/seq-runs.csv" >"$sum/seq-position.csv"
+
+# the model's sequential rate at each job's mean file position (patched seq)
+disk_gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt" 2>/dev/null)
+awk -F, -v g="${disk_gib:-64}" 'NR == FNR { if (FNR > 1) { x[++n] = $1 / g; y[n] = $3 }; next }
+	$5 != "" && !(($1 "," $3) in seen) { seen[$1 "," $3] = 1; r = y[1]; for (i = 1; i <= n && x[i] <= $5; i++) r = y[i]
+		printf "%s,%s,%s,%.2f\n", $1, $3, $5, r }' "$sum/hdd-rate.csv" - <"$sum/seq-runs.csv" |
+	{ echo "scenario,job,pos_frac,model_mb_s"; cat; } >"$sum/seq-model.csv"
+
+# ---- random reads (randread, randread-stock, mixed, fullness-*): latency
+for s in "$out"/randread "$out"/randread-stock "$out"/mixed "$out"/fullness-*; do
+	[ -d "$s" ] || continue
+	n=$(basename "$s")
+	for d in "$s"/run*; do
+		[ -s "$d/seek.csv" ] || continue
+		awk -F, -v n="$n" -v r="$(basename "$d")" 'NR > 1 && $4 == "read" && $6 == 4096 {
+			print n "," r "," $1 "," $9 / 1e6 "," $8 / 2048 }' "$d/seek.csv"
+	done
+done >"$sum/rand-ios.csv"
+# per run: mean and p50/p99 latency (ms), mean seek distance (MiB)
+sort -t, -k1,3 -k4,4g "$sum/rand-ios.csv" | awk -F, '
+	function flush() { if (n) printf "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.1f\n", a, b, c, n,
+		t / n, l[int((n + 1) / 2)], l[(int(n * 0.99) > 0) ? int(n * 0.99) : 1], sd / n }
+	$1 "," $2 "," $3 != key { flush(); key = $1 "," $2 "," $3; a = $1; b = $2; c = $3; n = t = sd = 0 }
+	{ l[++n] = $4; t += $4; sd += $5 } END { flush() }' >"$sum/rand-runs.csv"
+for col in 5 6 7 8; do
+	awk -F, -v c=$col '{ print $1 ":" $3 "," $c }' "$sum/rand-runs.csv" | stats >"$sum/rand-col$col.tmp"
+done
+paste -d, "$sum/rand-col5.tmp" "$sum/rand-col6.tmp" "$sum/rand-col7.tmp" "$sum/rand-col8.tmp" |
+	awk -F, 'BEGIN { print "scenario,job,lat_mean_ms,lat_mean_min,lat_mean_max,p50_ms,p50_min,p50_max,p99_ms,p99_min,p99_max,seek_mib,seek_mib_min,seek_mib_max,runs" }
+	{ split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $7 "," $8 "," $9 "," $12 "," $13 "," $14 "," $17 "," $18 "," $19 "," $5 }' >"$sum/rand.csv"
+rm -f "$sum"/rand-col*.tmp
+# CDFs of latency and seek distance, every run pooled, one file per job
+rm -f "$sum"/cdf-*.csv
+cut -d, -f1,3 "$sum/rand-ios.csv" | sort -u | while IFS=, read -r n job; do
+	awk -F, -v n="$n" -v j="$job" '$1 == n && $3 == j { print $4 }' "$sum/rand-ios.csv" | sort -g |
+		awk '{ v[NR] = $1 } END { print "lat_ms,frac"; for (i = 1; i <= NR; i++) print v[i] "," i / NR }' \
+		>"$sum/cdf-lat-$n-$job.csv"
+	awk -F, -v n="$n" -v j="$job" '$1 == n && $3 == j { print $5 }' "$sum/rand-ios.csv" | sort -g |
+		awk '{ v[NR] = $1 } END { print "seek_mib,frac"; for (i = 1; i <= NR; i++) print v[i] "," i / NR }' \
+		>"$sum/cdf-seek-$n-$job.csv"
+done
+
+# ---- the disk model's view: service time vs seek distance (4 KiB reads)
+for s in randread randread-stock mixed; do
+	for t in "$out/$s"/run*/trace.csv; do
+		[ -s "$t" ] || continue
+		awk -F, 'NR > 1 && $6 == "read" && $5 == 8 { printf "%s,%.4f\n", $7, ($3 - $2) / 1000 }' "$t"
+	done
+done | { echo "cyl_distance,service_ms"; cat; } >"$sum/trace-seek.csv"
+
+# ---- placement: files per block group and hotness (first run)
+for f in "$out"/placement/run1/placement.csv; do
+	[ -s "$f" ] || continue
+	awk -F, 'NR > 1 && $1 == "file" && $16 != "" { c[$16 "," $4]++; g[$16] = 1; ng = $14 }
+		END { print "group,hot,cold,none"
+			for (x in g) printf "%d,%d,%d,%d\n", x, c[x ",hot"], c[x ",cold"], c[x ",none"]
+			print ng > "/dev/stderr" }' "$f" 2>"$sum/placement-ngroups.txt" |
+		sort -t, -k1,1n >"$sum/placement-hist.csv"
+	awk -F, 'NR > 1 && $1 == "file" { k = $4 "," $24; c[k]++; h[$4]++ }
+		END { for (k in c) { split(k, a, ","); printf "%s,%s,%d,%.3f\n", a[1], a[2], c[k], c[k] / h[a[1]] } }' \
+		"$f" | sort | { echo "hotness,third,files,frac"; cat; } >"$sum/placement-thirds.csv"
+done
+
+# ---- issue 3: O_DIRECT read at the start vs the end of the raw disk
+for d in "$out"/zones/run*; do
+	[ -s "$d/zones.csv" ] || continue
+	r=$(basename "$d")
+	# guest clock (/proc/uptime, 10 ms) and the model's own times (trace)
+	awk -F, -v r="$r" 'NR > 1 && $4 > 0 { printf "guest,%s,%s,%.2f\n", r, $1, $3 * 1048576 / $4 / 1e6 }' "$d/zones.csv"
+	if [ -s "$d/trace.csv" ]; then
+		sectors=$(grep -m1 '^disk_sectors=' "$d/env.txt" | cut -d= -f2)
+		awk -F, -v r="$r" -v tot="$sectors" 'NR > 1 && $6 == "read" && $5 >= 128 {
+			z = ($4 < 131072) ? "start" : ($4 >= tot - 131072 ? "end" : "")
+			if (z == "") next
+			if (!(z in t0) || $1 < t0[z]) t0[z] = $1
+			if ($3 > t1[z]) t1[z] = $3
+			b[z] += $5 * 512 }
+			END { for (z in b) if (t1[z] > t0[z]) printf "trace,%s,%s,%.2f\n", r, z, b[z] / (t1[z] - t0[z]) }' "$d/trace.csv"
+	fi
+done >"$sum/zones-runs.csv"
+awk -F, '{ print $1 ":" $3 "," $4 }' "$sum/zones-runs.csv" | stats |
+	awk -F, 'BEGIN { print "clock,zone,mb_s_median,mb_s_min,mb_s_max,runs" } { split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $5 }' \
+	>"$sum/zones.csv"
+
+# the same dd reads as points for the throughput-vs-position figure
+awk -F, '$1 == "trace" { printf "%s,%s\n", ($3 == "start") ? 0.0005 : 0.9995, $4 }' "$sum/zones-runs.csv" |
+	{ echo "pos_frac,mb_s"; cat; } >"$sum/zones-position.csv"
+
+# the model's zone ratio: outermost / innermost sequential rate
+awk -F, 'NR == 2 { o = $3 } NR > 1 { i = $3 } END { if (i > 0) printf "%.3f,%.2f,%.2f\n", o / i, o, i }' \
+	"$sum/hdd-rate.csv" >"$sum/zone-ratio.csv"
+# ---- fullness: where the hot files went on a filesystem already full
+for s in "$out"/fullness-*; do
+	[ -d "$s" ] || continue
+	n=$(basename "$s")
+	f=$s/run1
+	[ -s "$f/placement.csv" ] || continue
+	used=$(sed -n 's/^fill_used_pct=//p' "$f/env.txt")
+	awk -F, -v n="$n" -v u="${used:-?}" '$1 == "file" { c[$9]++; p += ($25 + $26) / 2; k++; t[$24]++ }
+		END { o = ""; for (x in c) o = o x "=" c[x] " "; th = ""; for (x in t) th = th x "=" t[x] " "
+			printf "%s,%s,%s,%s,%.4f\n", n, u, o, th, k ? p / k : 0 }' "$f/placement.csv"
+done | { echo "scenario,fill_used_pct,hint_outcomes,thirds,mean_pos_frac"; cat; } >"$sum/fullness.csv"
+
+# ---- stock vs patched: the same job files on both kernels
+join_runs() { # file scenario_patched scenario_stock value_column job_filter
+	awk -F, -v p="$2" -v s="$3" -v c="$4" -v f="$5" 'NR > 1 && $2 ~ f { v[$1 "," $2] = $c; j[$2] = 1 }
+		END { print "job,patched,stock"; for (k in j) if ((p "," k) in v || (s "," k) in v) printf "%s,%s,%s\n", k, v[p "," k], v[s "," k] }' "$1"
+}
+join_runs "$sum/seq.csv" seq seq-stock 3 "-read$" >"$sum/compare-seq.csv"
+join_runs "$sum/rand.csv" randread randread-stock 6 . >"$sum/compare-rand.csv"
+exit $rc
