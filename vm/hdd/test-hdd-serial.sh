@@ -28,6 +28,6 @@ sort -t, -k2,2n "$tmp/trace.csv" | grep -v '^arrival' |
         el = ns / 1e3
         printf "%d reads, %d queued behind the other client, %d overlaps; ", n, queued, overlap
         printf "service sum %.0f us, elapsed %.0f us\n", busy, el
-        exit !(n == 120 && overlap == 0 && queued >= 10 &&
-               el >= 0.9 * busy && el <= 1.5 * busy + 500000)
+        # No upper bound on elapsed time: a loaded host only adds to it.
+        exit !(n == 120 && overlap == 0 && queued >= 10 && el >= 0.9 * busy)
     }' || fail "requests not served one at a time"

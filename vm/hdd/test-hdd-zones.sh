@@ -1,9 +1,11 @@
 #!/bin/sh
 # Sequential read throughput at the outer edge (LBA 0) vs the inner edge
 # (end of the disk) follows the profile's zone ratio spt-outer/spt-inner
-# within 5%: measured as real elapsed time of a real NBD client
-# (hdd-nbdread: libnbd, 1 MiB reads at queue depth 1, timed after it
-# connects) and from the trace's modelled times.
+# within 5%, from the trace of the requests a real NBD client made
+# (hdd-nbdread: libnbd, 1 MiB reads at queue depth 1).  The client's own
+# elapsed time is printed and must not beat the model (the delays really
+# happen); its ratio is not asserted: on a loaded host wall-clock time only
+# grows, and the benchmark, not a test, reports it.
 # A 16M read-ahead keeps the stream going when the loaded host delays
 # the client (this test is about zones, not about the read-ahead).
 . "$(dirname "$0")/hdd-test-lib.sh"
@@ -46,8 +48,8 @@ check ()
         r = o / i; mr = mo / mi
         printf "%s: elapsed outer %.1f MB/s inner %.1f MB/s ratio %.3f; ", p, o, i, r
         printf "trace ratio %.3f; zone ratio %.3f\n", mr, w
-        exit !(r > 0.95 * w && r < 1.05 * w && mr > 0.95 * w && mr < 1.05 * w)
-    }' || fail "$profile: outer/inner throughput ratio not within 5% of the zone ratio"
+        exit !(mr > 0.95 * w && mr < 1.05 * w && o <= 1.05 * mo && i <= 1.05 * mi)
+    }' || fail "$profile: outer/inner ratio not within 5% of the zone ratio, or faster than the model"
 }
 
 check desktop7200 64
