@@ -23,9 +23,10 @@ out=$("$run" --kernel "$kernel" --hdd "64G,profile=$profile,time-scale=1,trace=$
 	cat /sys/block/vda/queue/rotational
 	cat /sys/devices/system/clocksource/clocksource0/current_clocksource
 	cs() { tr -d . </proc/uptime | cut -d" " -f1; }
+	mark() { dd if=/dev/vda of=/dev/null bs=4096 count=1 iflag=direct skip=$1 2>/dev/null; }
 	t() { s=$(cs); dd if=/dev/vda of=/dev/null bs=1M count=128 iflag=direct skip=$1 2>/dev/null; e=$(cs); echo $(( (e - s) * 10000 )); }
-	echo outer_us $(t 0)
-	echo inner_us $(t 65408)' 2>&1)
+	mark 4194304; echo outer_us $(t 0)
+	mark 8388608; echo inner_us $(t 65408)' 2>&1)
 st=$?
 result $st "guest on the modelled disk ran (exit $st)"
 echo "$out" | sed 's/^/#   /'
@@ -34,21 +35,23 @@ result $? "the guest sees the modelled disk as rotational"
 outer=$(echo "$out" | awk '$1 == "outer_us" { print $2 }')
 inner=$(echo "$out" | awk '$1 == "inner_us" { print $2 }')
 want=$(awk -v o="$(pval spt-outer)" -v i="$(pval spt-inner)" 'BEGIN { printf "%.3f", o / i }')
-# Trace columns: arrival_us,start_us,end_us,lba,sectors,op,...; the reads of
-# the first 128 MiB vs those of the last 128 MiB, first request to last end.
-sort -t, -k2,2n "$trace" >"$trace.sorted"
+# Trace columns: arrival_us,start_us,end_us,lba,sectors,op,...  Before each
+# dd the guest reads one 4 KiB marker block (16 GiB for the outer run, 32 GiB
+# for the inner one); the edge reads that arrive after their marker are dd's,
+# whatever their size or order (the kernel splits dd's 1 MiB requests, and
+# its partition probes at boot read the same edges).
+sort -t, -k1,1n "$trace" >"$trace.sorted"
 awk -F, -v o="${outer:-0}" -v i="${inner:-0}" -v w="$want" -v last=$((64 * 2097152 - 262144)) '
 	$1 != "arrival_us" && $6 == "read" {
+		if ($4 == 33554432) { on["o"] = 1; next }
+		if ($4 == 67108864) { on["i"] = 1; next }
 		z = ($4 < 262144) ? "o" : ($4 >= last) ? "i" : ""
-		if (z == "") next
-		# dd starts with a large request; the small partition probes of
-		# the kernel at boot (first and last sectors) come before it.
-		if (!(z in s)) { if ($5 < 64) next; s[z] = $2 }
+		if (z == "" || !on[z]) next
 		t[z] += $10
 		b[z] += $5 * 512
 	}
 	END {
-		if (b["o"] < 134217728 || b["i"] < 134217728 || o <= 0 || i <= 0) {
+		if (b["o"] != 134217728 || b["i"] != 134217728 || o <= 0 || i <= 0) {
 			printf "#   trace: %d and %d bytes read at the edges\n", b["o"], b["i"]; exit 1 }
 		# Media rate: bytes over the modelled transfer time.  Time between
 		# requests depends on how fast the (emulated) guest issues them.
