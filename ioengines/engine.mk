@@ -14,9 +14,9 @@ ENGINE_GUEST_ROOT := $(BUILD)/fio-guest/root
 ENGINE_CFLAGS	?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 		   -Wno-missing-field-initializers -Wno-format-truncation
 # Optional engines that would pull in more build-deps; none are needed here.
-# --disable-shm: the guest kernel (vm.config) has no CONFIG_SYSVIPC, so
-# shmget() fails there; without SysV shm fio runs its jobs as threads.
-FIO_CONFIGURE	:= --disable-native --disable-shm --disable-numa --disable-rdma \
+# SysV shm stays on: `fio --server` needs it (bench/scaleout.sh), and the
+# guest kernel has CONFIG_SYSVIPC (kernel-patches/vm.config).
+FIO_CONFIGURE	:= --disable-native --disable-numa --disable-rdma \
 		   --disable-rados --disable-rbd --disable-http --disable-gfapi \
 		   --disable-libnfs --disable-pmem --disable-xnvme --disable-libzbc \
 		   --disable-tcmalloc --disable-dfs --disable-lex
