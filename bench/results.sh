@@ -168,6 +168,33 @@ fig() { # name caption
 			printf "| %s | %s | %s | %s |\n", $1, $2, r, $6 }' "$sum/zones.csv"
 	fi
 
+	so=$out/scaleout
+	if [ "$(wc -l <"$so/scaleout.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+		echo
+		echo "## Scale-out: two guests, one fio client (bench/scaleout.sh)"
+		echo
+		echo "Both kernels booted at once, each on its own modelled disk and running"
+		echo "\`fio --server\` behind a port forwarded on 127.0.0.1; the host's fio ran"
+		echo "\`--client=$(basename "$so")/hosts.list\` with the same job file for both, in one run."
+		echo "fio's JSON: \`${rel}/scaleout/fio.json\`. MB/s and completion latency (p50) from"
+		echo "fio's own statistics."
+		[ "$(cat "$so/failed" 2>/dev/null)" = 0 ] || echo "**This scale-out run is PARTIAL** (see \`${rel}/scaleout.err\`)."
+		echo
+		for n in $(awk -F, 'NR > 1 { print $1 }' "$so/scaleout.csv" | sort -u); do
+			e=$so/$n/env.txt
+			echo "- guest \`$n\`: kernel $(sed -n 's/^kernel=//p' "$e" 2>/dev/null | head -n 1), accel $(sed -n 's/^accel=//p' "$e" 2>/dev/null | head -n 1), hint counters: $(grep '^hint_' "$e" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')$(grep -q '^knows_flags=0' "$e" 2>/dev/null && echo 'none (O_HOT/O_COLD unknown)')"
+		done
+		echo
+		echo "| guest | job | MiB moved | MB/s | clat p50 ms | fio error |"
+		echo "|---|---|---|---|---|---|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %.0f | %.2f | %.2f | %s |\n", $1, $2, $3 / 1048576, $4, $5, $6 }' "$so/scaleout.csv"
+		echo
+		for n in $(awk -F, 'NR > 1 { print $1 }' "$so/scaleout.csv" | sort -u); do
+			h=$(cell "$so/scaleout.csv" "$n" hot-read 4) c=$(cell "$so/scaleout.csv" "$n" cold-read 4)
+			[ -n "$h" ] && [ -n "$c" ] && echo "- \`$n\`: hot-read / cold-read **$(ratio "$h" "$c")**"
+		done
+	fi
+
 	if [ -f "$out/create-unlink-patched.csv" ] && [ -f "$out/create-unlink-stock.csv" ]; then
 		p=$out/create-unlink-patched.csv s=$out/create-unlink-stock.csv
 		echo

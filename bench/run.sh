@@ -40,6 +40,8 @@ stage() { printf '  BENCH   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
 die() { echo "bench/run.sh: $*" >&2; exit 2; }
 
 # ---- scenarios: name kernel jobfile fill (QUICK runs those marked q)
+# scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);
+# one run whatever RUNS says: it shows the set-up, the scenarios above measure.
 all_scenarios="
 placement patched placement.fio 0 q
 seq patched seq.fio 0 q
@@ -51,6 +53,7 @@ fullness-10 patched fullness.fio 10 -
 fullness-50 patched fullness.fio 50 -
 fullness-90 patched fullness.fio 90 -
 zones patched zones 0 q
+scaleout both seq.fio 0 q
 "
 
 # ---- check the input
@@ -134,9 +137,27 @@ run_one() { # name kernel job fill run
 	echo "$name $r ok" >>"$out/status"
 }
 
+run_scaleout() { # job
+	local dir=$out/scaleout rc
+	stage "scaleout: patched and stock guests at once, one fio client, $1"
+	QUICK=$QUICK PROFILE=$PROFILE TIME_SCALE=$TIME_SCALE FIO_ROOT=$FIO_ROOT \
+		BZIMAGE_PATCHED=$BZIMAGE_PATCHED BZIMAGE_STOCK=$BZIMAGE_STOCK \
+		nice "$top/bench/scaleout.sh" "$dir" "$JOB_DIR/$1" 2>"$out/scaleout.err" | sed 's/^/  /'
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" != 0 ]; then
+		echo "bench/run.sh: scenario 'scaleout' (bench/$1, two guests) failed with status $rc:" >&2
+		sed 's/^/    /' "$out/scaleout.err" >&2
+		echo "scaleout 1 FAIL status=$rc" >>"$out/status"
+		failed=1
+		return 1
+	fi
+	echo "scaleout 1 ok" >>"$out/status"
+}
+
 stage "profile $PROFILE, time-scale $TIME_SCALE, $RUNS run(s), QUICK=$QUICK, into ${out#"$top"/}"
 while read -r name kernel job fill _; do
 	[ -n "$name" ] || continue
+	if [ "$name" = scaleout ]; then run_scaleout "$job"; continue; fi
 	for r in $(seq 1 "$RUNS"); do
 		run_one "$name" "$kernel" "$job" "$fill" "$r" || break
 	done

@@ -1,0 +1,197 @@
+#!/bin/bash
+# Scale-out on fio's own client/server: boot one guest per kernel flavour
+# (default: patched and stock, side by side), each on its own modelled disk
+# (vm/run --hdd) and running `fio --server` (bench/guest-server.sh) behind
+# a port forwarded on 127.0.0.1; then the host's fio drives all of them at
+# once with `--client=HOSTS` (a hosts file, one `127.0.0.1,PORT` per guest)
+# and the same job files.  fio's JSON (one entry per job and server, tagged
+# with the server's address and port; OUT/ports.csv maps the port to the
+# guest), the engine's logs and the disk models' traces come back into OUT;
+# OUT/scaleout.csv has one row per guest and job.
+#
+# Usage: bench/scaleout.sh OUT [JOBFILE...]   (default: bench/seq.fio)
+# Variables: QUICK=1, PROFILE, TIME_SCALE, SCALEOUT_VMS ("patched stock"),
+#   FIO (the host's fio, same version as the guests'), FIO_ROOT,
+#   BZIMAGE_PATCHED, BZIMAGE_STOCK, VM_TIMEOUT (per guest, default 1800)
+# Exit status: 0 when every guest ran the jobs; 1 when one failed (what came
+# back is kept, scaleout.csv marks it); 2 on bad input.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+out=${1:?usage: bench/scaleout.sh OUT [JOBFILE...]}
+shift
+jobs=("$@")
+[ ${#jobs[@]} -gt 0 ] || jobs=("$top/bench/seq.fio")
+QUICK=${QUICK:-0}
+PROFILE=${PROFILE:-desktop7200}
+TIME_SCALE=${TIME_SCALE:-1}
+SCALEOUT_VMS=${SCALEOUT_VMS:-patched stock}
+FIO=${FIO:-$build/fio-src/tree/fio}
+FIO_ROOT=${FIO_ROOT:-$build/fio-guest/root}
+BZIMAGE_PATCHED=${BZIMAGE_PATCHED:-$build/kbuild-patched/arch/x86/boot/bzImage}
+BZIMAGE_STOCK=${BZIMAGE_STOCK:-$build/kbuild-stock/arch/x86/boot/bzImage}
+VM_TIMEOUT=${VM_TIMEOUT:-1800}
+DISK_SIZE=64G
+READY_TIMEOUT=${READY_TIMEOUT:-300}
+
+t_start=$(date +%s)
+stage() { printf '  SCALE   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
+die() { echo "bench/scaleout.sh: $*" >&2; exit 2; }
+
+case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
+grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
+	die "PROFILE='$PROFILE' is not in vm/hdd/profiles.conf"
+[ -x "$FIO" ] || die "the host's fio '$FIO' missing: make engine-fio"
+[ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
+for j in "${jobs[@]}"; do [ -r "$j" ] || die "job file '$j' not found"; done
+names=()
+for v in $SCALEOUT_VMS; do
+	case $v in
+	patched) [ -r "$BZIMAGE_PATCHED" ] || die "patched kernel '$BZIMAGE_PATCHED' missing: make kernel-patched" ;;
+	stock) [ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock" ;;
+	*) die "SCALEOUT_VMS: '$v' is not a kernel flavour (patched, stock)" ;;
+	esac
+	names+=("$v")
+done
+[ ${#names[@]} -ge 1 ] || die "SCALEOUT_VMS is empty"
+[ "$(printf '%s\n' "${names[@]}" | sort | uniq -d)" = "" ] ||
+	die "SCALEOUT_VMS='$SCALEOUT_VMS': a flavour twice (the guests are told apart by it)"
+
+rm -rf "$out"
+mkdir -p "$out/guest-root/tests/bench"
+cp "$top/bench/guest-server.sh" "$out/guest-root/tests/bench/"
+
+# A TCP port nobody listens on (from /proc/net/tcp{,6}: state 0A = LISTEN).
+declare -A taken=()
+free_port() {
+	local p used
+	used=$(awk '$4 == "0A" { split($2, a, ":"); print strtonum("0x" a[2]) }' /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+	while :; do
+		p=$((20000 + RANDOM % 40000))
+		[ -z "${taken[$p]:-}" ] && ! grep -qx "$p" <<<"$used" && break
+	done
+	taken[$p]=1
+	echo "$p"
+}
+
+declare -A pid=() fport=() dport=() rc=()
+stop_all() {
+	for n in "${!pid[@]}"; do kill "${pid[$n]}" 2>/dev/null; done
+	wait 2>/dev/null
+}
+trap 'stop_all; exit 130' INT TERM
+
+: >"$out/hosts.list"
+for n in "${names[@]}"; do
+	[ "$n" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
+	fport[$n]=$(free_port)
+	dport[$n]=$(free_port)
+	mkdir -p "$out/$n"
+	stage "guest '$n': $n kernel, fio --server on 127.0.0.1:${fport[$n]}"
+	"$top/vm/run" --kernel "$img" --timeout "$VM_TIMEOUT" \
+		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$out/$n/trace.csv" \
+		--hostfwd "${fport[$n]}:8765" --hostfwd "${dport[$n]}:8766" \
+		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
+		-- "sh /tests/bench/guest-server.sh $n" \
+		>"$out/$n/guest.out" 2>"$out/$n/vmrun.err" &
+	pid[$n]=$!
+	echo "127.0.0.1,${fport[$n]}" >>"$out/hosts.list"
+done
+
+# Every server ready, or a clear message naming the guest that is not.
+ready_by=$(($(date +%s) + READY_TIMEOUT))
+for n in "${names[@]}"; do
+	until grep -q '^@@FIO-SERVER-READY@@' "$out/$n/guest.out"; do
+		if ! kill -0 "${pid[$n]}" 2>/dev/null; then
+			wait "${pid[$n]}"; r=$?
+			echo "bench/scaleout.sh: guest '$n' ended (status $r) before its fio server was ready;" \
+				"output: $out/$n/guest.out, vm/run: $out/$n/vmrun.err" >&2
+			tail -n 5 "$out/$n/guest.out" "$out/$n/vmrun.err" | sed 's/^/    /' >&2
+			unset "pid[$n]"; stop_all; exit 1
+		fi
+		if [ "$(date +%s)" -ge $ready_by ]; then
+			echo "bench/scaleout.sh: guest '$n': no fio server after ${READY_TIMEOUT}s; stopping" >&2
+			stop_all; exit 1
+		fi
+		sleep 1
+	done
+done
+stage "servers ready: $(tr '\n' ' ' <"$out/hosts.list")"
+
+# One client, every server, the same job files.  A guest that dies drops
+# its connection and fio reports it; the timeout is the backstop.
+stage "fio --client=hosts.list ${jobs[*]##*/}"
+# The client reads the job files and expands their ${VARS} from its own
+# environment, with the guest's paths (as bench/guest-scenario.sh sets them).
+# Options before --client are the client's own (output), after it the job's.
+export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=/tmp/out
+if [ "$QUICK" = 1 ]; then
+	: "${BENCH_SIZE:=16m}" "${BENCH_IO:=1m}" "${BENCH_NRFILES:=4}"
+else
+	: "${BENCH_SIZE:=64m}" "${BENCH_IO:=8m}" "${BENCH_NRFILES:=16}"
+fi
+export BENCH_SIZE BENCH_IO BENCH_NRFILES
+export BENCH_PLSIZE=$((BENCH_NRFILES * 256))k
+timeout -k 10 "$VM_TIMEOUT" "$FIO" --output-format=json --output="$out/fio.out" \
+	--client="$out/hosts.list" "${jobs[@]}" >"$out/fio.stdout" 2>"$out/fio.stderr"
+frc=$?
+# The client's output file has the servers' messages (each line tagged
+# <hostname>) first, then the JSON.
+awk '/^\{$/ { j = 1 } { print > (j ? json : msg) }' json="$out/fio.json" msg="$out/fio-messages.txt" "$out/fio.out" 2>/dev/null
+[ $frc = 124 ] && echo "bench/scaleout.sh: the fio client did not finish within ${VM_TIMEOUT}s" >&2
+[ $frc = 0 ] || { echo "bench/scaleout.sh: the fio client exited with status $frc (stderr: $out/fio.stderr)" >&2
+	tail -n 5 "$out/fio.stderr" | sed 's/^/    /' >&2; }
+
+# End of run: a connection to each guest's port 8766 stops its server; the
+# guest prints its logs and powers off.
+for n in "${names[@]}"; do
+	for _ in $(seq 1 30); do
+		kill -0 "${pid[$n]}" 2>/dev/null || break
+		timeout 5 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$0"' "${dport[$n]}" 2>/dev/null
+		sleep 2
+	done
+done
+failed=0
+[ $frc = 0 ] || failed=1
+for n in "${names[@]}"; do
+	wait "${pid[$n]}"; rc[$n]=$?
+	unset "pid[$n]"
+	awk -v dir="$out/$n" '
+		/^@@BENCH-FILE-BEGIN .*@@$/ { f = $2; sub(/@@$/, "", f); f = dir "/" f; printf "" >f; next }
+		/^@@BENCH-FILE-END .*@@$/ { close(f); f = ""; next }
+		f != "" { print >f }' "$out/$n/guest.out"
+	{ echo "kernel_flavour=$n"; echo "fio_port=${fport[$n]}"
+	  sed -n 's/^vm\/run: accel=\([a-z]*\).*/accel=\1/p' "$out/$n/vmrun.err"; } >>"$out/$n/env.txt"
+	if [ "${rc[$n]}" != 0 ]; then
+		echo "bench/scaleout.sh: guest '$n' failed with status ${rc[$n]};" \
+			"output: $out/$n/guest.out, vm/run: $out/$n/vmrun.err" >&2
+		tail -n 5 "$out/$n/vmrun.err" | sed 's/^/    /' >&2
+		failed=1
+	fi
+done
+
+# One row per server and job: the client's JSON tags each job with the
+# address and port it reached the server on; ports.csv maps them back.
+for n in "${names[@]}"; do echo "$n,${fport[$n]}"; done >"$out/ports.csv"
+if jq -e '.client_stats' "$out/fio.json" >/dev/null 2>&1; then
+	jq -r --argjson map "$(awk -F, '{ printf "%s\"%s\":\"%s\"", (NR > 1 ? "," : "{"), $2, $1 } END { print "}" }' "$out/ports.csv")" \
+		'.client_stats[] | select(.jobname != "All clients") |
+		[($map[.port | tostring] // "port \(.port)"), .jobname, (.read.io_bytes + .write.io_bytes),
+		 ((.read.bw_bytes + .write.bw_bytes) / 1e6),
+		 (if .read.io_bytes > 0 then .read.clat_ns.percentile["50.000000"] else .write.clat_ns.percentile["50.000000"] end) / 1e6,
+		 .error] | @csv' "$out/fio.json" | tr -d '"' |
+		{ echo "host,job,bytes,mb_s,clat_p50_ms,error"; sort; } >"$out/scaleout.csv"
+else
+	echo "bench/scaleout.sh: no client_stats in $out/fio.json" >&2
+	echo "host,job,bytes,mb_s,clat_p50_ms,error" >"$out/scaleout.csv"
+	failed=1
+fi
+for n in "${names[@]}"; do
+	grep -q "^$n," "$out/scaleout.csv" ||
+		{ echo "bench/scaleout.sh: no job results from guest '$n' in $out/fio.json; its fio said (all: $out/fio-messages.txt):" >&2
+		  grep "^<$n> " "$out/fio-messages.txt" 2>/dev/null | grep -iv 'valid values\|^<[^>]*> *: ' | tail -n 5 | sed 's/^/    /' >&2
+		  failed=1; }
+done
+echo "$failed" >"$out/failed"
+stage "done: $(($(wc -l <"$out/scaleout.csv") - 1)) job result(s) from ${#names[@]} guest(s) in ${out#"$top"/}/scaleout.csv$([ $failed = 0 ] || echo ', PARTIAL')"
+exit $failed
