@@ -10,8 +10,10 @@
 # and the hint counters are printed between
 #   @@BENCH-FILE-BEGIN name@@ ... @@BENCH-FILE-END name@@
 # lines, as bench/guest-scenario.sh does.
-# Usage: sh /tests/bench/guest-server.sh NAME
-name=${1:?usage: guest-server.sh NAME}
+# Usage: sh /tests/bench/guest-server.sh NAME [DIR...]
+# DIRs: the jobs' directories, made after the mount (fio does not make them).
+name=${1:?usage: guest-server.sh NAME [DIR...]}
+shift
 out=/tmp/out
 mkdir -p $out
 
@@ -27,7 +29,7 @@ ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 &&
 	{ echo "guest-server: no network (eth0): is vm/run given --hostfwd?"; exit 1; }
 mke2fs -q -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 /dev/vda || exit 1
 mount -o noinit_itable /dev/vda /mnt || exit 1
-mkdir -p /mnt/bench
+mkdir -p /mnt/bench "$@" || exit 1
 
 {
 	echo "kernel=$(uname -r)"

@@ -20,10 +20,11 @@ env_of() { sed -n "s/^$1=//p" "$out/run-env.txt" 2>/dev/null | tail -n 1; }
 # first value of KEY in the env.txt of any run of scenario S
 guest_env() { cat "$out/$1"/run*/env.txt 2>/dev/null | sed -n "s/^$2=//p" | head -n 1; }
 # value of column C for row whose columns 1,2 are A,B
-cell() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b { print $c; exit }' "$1" 2>/dev/null; }
+# (empty when the file is missing: a partial run still gets its page)
+cell() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b { print $c; exit }' "$1" 2>/dev/null || true; }
 # "median (min-max)" from columns C, C+1, C+2
 mmm() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b {
-	if ($(c + 1) == $(c + 2)) printf "%.2f", $c; else printf "%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2); exit }' "$1" 2>/dev/null; }
+	if ($(c + 1) == $(c + 2)) printf "%.2f", $c; else printf "%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2); exit }' "$1" 2>/dev/null || true; }
 r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
 fig() { # name caption
 	if [ -f "$out/figures/$1.png" ]; then
@@ -176,8 +177,8 @@ fig() { # name caption
 		echo "Both kernels booted at once, each on its own modelled disk and running"
 		echo "\`fio --server\` behind a port forwarded on 127.0.0.1; the host's fio ran"
 		echo "\`--client=$(basename "$so")/hosts.list\` with the same job file for both, in one run."
-		echo "fio's JSON: \`${rel}/scaleout/fio.json\`. MB/s and completion latency (p50) from"
-		echo "fio's own statistics."
+		echo "fio's JSON: \`${rel}/scaleout/fio.json\`. MB/s and mean latency (submission to"
+		echo "completion) from fio's own statistics."
 		[ "$(cat "$so/failed" 2>/dev/null)" = 0 ] || echo "**This scale-out run is PARTIAL** (see \`${rel}/scaleout.err\`)."
 		echo
 		for n in $(awk -F, 'NR > 1 { print $1 }' "$so/scaleout.csv" | sort -u); do
@@ -185,7 +186,7 @@ fig() { # name caption
 			echo "- guest \`$n\`: kernel $(sed -n 's/^kernel=//p' "$e" 2>/dev/null | head -n 1), accel $(sed -n 's/^accel=//p' "$e" 2>/dev/null | head -n 1), hint counters: $(grep '^hint_' "$e" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')$(grep -q '^knows_flags=0' "$e" 2>/dev/null && echo 'none (O_HOT/O_COLD unknown)')"
 		done
 		echo
-		echo "| guest | job | MiB moved | MB/s | clat p50 ms | fio error |"
+		echo "| guest | job | MiB moved | MB/s | mean latency ms | fio error |"
 		echo "|---|---|---|---|---|---|"
 		awk -F, 'NR > 1 { printf "| %s | %s | %.0f | %.2f | %.2f | %s |\n", $1, $2, $3 / 1048576, $4, $5, $6 }' "$so/scaleout.csv"
 		echo

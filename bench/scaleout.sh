@@ -9,7 +9,7 @@
 # guest), the engine's logs and the disk models' traces come back into OUT;
 # OUT/scaleout.csv has one row per guest and job.
 #
-# Usage: bench/scaleout.sh OUT [JOBFILE...]   (default: bench/seq.fio)
+# Usage: bench/scaleout.sh OUT [JOBFILE]   (default: bench/seq.fio)
 # Variables: QUICK=1, PROFILE, TIME_SCALE, SCALEOUT_VMS ("patched stock"),
 #   FIO (the host's fio, same version as the guests'), FIO_ROOT,
 #   BZIMAGE_PATCHED, BZIMAGE_STOCK, VM_TIMEOUT (per guest, default 1800)
@@ -18,7 +18,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
-out=${1:?usage: bench/scaleout.sh OUT [JOBFILE...]}
+out=${1:?usage: bench/scaleout.sh OUT [JOBFILE]}
 shift
 jobs=("$@")
 [ ${#jobs[@]} -gt 0 ] || jobs=("$top/bench/seq.fio")
@@ -43,6 +43,8 @@ grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
 	die "PROFILE='$PROFILE' is not in vm/hdd/profiles.conf"
 [ -x "$FIO" ] || die "the host's fio '$FIO' missing: make engine-fio"
 [ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
+# With a hosts file fio sends each server the first job file only.
+[ ${#jobs[@]} = 1 ] || die "one job file per run (fio --client=HOSTS sends only the first); got ${#jobs[@]}"
 for j in "${jobs[@]}"; do [ -r "$j" ] || die "job file '$j' not found"; done
 names=()
 for v in $SCALEOUT_VMS; do
@@ -74,6 +76,11 @@ free_port() {
 	echo "$p"
 }
 
+# fio does not make a job's directory=a:b:c; the guest makes them before
+# the jobs arrive (${HOTCOLD_MNT} is /mnt/bench there).
+dirs=$(sed -n 's/^directory=//p' "${jobs[@]}" | sed 's|\${HOTCOLD_MNT}|/mnt/bench|g' | tr ':' '\n' | sort -u | tr '\n' ' ')
+case $dirs in *[!a-zA-Z0-9/_.\ -]*) die "job files: directory= '$dirs' has characters this script does not pass on" ;; esac
+
 declare -A pid=() fport=() dport=() rc=()
 stop_all() {
 	for n in "${!pid[@]}"; do kill "${pid[$n]}" 2>/dev/null; done
@@ -92,7 +99,7 @@ for n in "${names[@]}"; do
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$out/$n/trace.csv" \
 		--hostfwd "${fport[$n]}:8765" --hostfwd "${dport[$n]}:8766" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest-server.sh $n" \
+		-- "sh /tests/bench/guest-server.sh $n $dirs" \
 		>"$out/$n/guest.out" 2>"$out/$n/vmrun.err" &
 	pid[$n]=$!
 	echo "127.0.0.1,${fport[$n]}" >>"$out/hosts.list"
@@ -150,6 +157,10 @@ for n in "${names[@]}"; do
 		timeout 5 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$0"' "${dport[$n]}" 2>/dev/null
 		sleep 2
 	done
+	if kill -0 "${pid[$n]}" 2>/dev/null; then
+		echo "bench/scaleout.sh: guest '$n' did not end after the end-of-run signal (port ${dport[$n]}); stopped" >&2
+		kill "${pid[$n]}" 2>/dev/null
+	fi
 done
 failed=0
 [ $frc = 0 ] || failed=1
@@ -172,18 +183,20 @@ done
 
 # One row per server and job: the client's JSON tags each job with the
 # address and port it reached the server on; ports.csv maps them back.
+# Latency: fio's total (submission to completion) mean; the engine completes
+# some I/O inside ->queue, where fio's clat would leave out the device time.
 for n in "${names[@]}"; do echo "$n,${fport[$n]}"; done >"$out/ports.csv"
 if jq -e '.client_stats' "$out/fio.json" >/dev/null 2>&1; then
 	jq -r --argjson map "$(awk -F, '{ printf "%s\"%s\":\"%s\"", (NR > 1 ? "," : "{"), $2, $1 } END { print "}" }' "$out/ports.csv")" \
 		'.client_stats[] | select(.jobname != "All clients") |
 		[($map[.port | tostring] // "port \(.port)"), .jobname, (.read.io_bytes + .write.io_bytes),
 		 ((.read.bw_bytes + .write.bw_bytes) / 1e6),
-		 (if .read.io_bytes > 0 then .read.clat_ns.percentile["50.000000"] else .write.clat_ns.percentile["50.000000"] end) / 1e6,
+		 (if .read.io_bytes > 0 then .read.lat_ns.mean else .write.lat_ns.mean end) / 1e6,
 		 .error] | @csv' "$out/fio.json" | tr -d '"' |
-		{ echo "host,job,bytes,mb_s,clat_p50_ms,error"; sort; } >"$out/scaleout.csv"
+		{ echo "host,job,bytes,mb_s,lat_mean_ms,error"; sort; } >"$out/scaleout.csv"
 else
 	echo "bench/scaleout.sh: no client_stats in $out/fio.json" >&2
-	echo "host,job,bytes,mb_s,clat_p50_ms,error" >"$out/scaleout.csv"
+	echo "host,job,bytes,mb_s,lat_mean_ms,error" >"$out/scaleout.csv"
 	failed=1
 fi
 for n in "${names[@]}"; do
@@ -192,6 +205,8 @@ for n in "${names[@]}"; do
 		  grep "^<$n> " "$out/fio-messages.txt" 2>/dev/null | grep -iv 'valid values\|^<[^>]*> *: ' | tail -n 5 | sed 's/^/    /' >&2
 		  failed=1; }
 done
+bad=$(awk -F, 'NR > 1 && $6 != 0 { printf "%s %s (error %s); ", $1, $2, $6 }' "$out/scaleout.csv")
+[ -z "$bad" ] || { echo "bench/scaleout.sh: jobs that failed: $bad(see $out/fio-messages.txt)" >&2; failed=1; }
 echo "$failed" >"$out/failed"
 stage "done: $(($(wc -l <"$out/scaleout.csv") - 1)) job result(s) from ${#names[@]} guest(s) in ${out#"$top"/}/scaleout.csv$([ $failed = 0 ] || echo ', PARTIAL')"
 exit $failed
