@@ -178,7 +178,9 @@ fig() { # name caption
 		echo "\`fio --server\` behind a port forwarded on 127.0.0.1; the host's fio ran"
 		echo "\`--client=$(basename "$so")/hosts.list\` with the same job file for both, in one run."
 		echo "fio's JSON: \`${rel}/scaleout/fio.json\`. MB/s and mean latency (submission to"
-		echo "completion) from fio's own statistics."
+		echo "completion) from fio's own statistics. The two guests run at the same time and"
+		echo "share the host's $(nproc) cores, so these numbers show the set-up working; they are"
+		echo "not a measurement to set against the single-guest scenarios above."
 		[ "$(cat "$so/failed" 2>/dev/null)" = 0 ] || echo "**This scale-out run is PARTIAL** (see \`${rel}/scaleout.err\`)."
 		echo
 		for n in $(awk -F, 'NR > 1 { print $1 }' "$so/scaleout.csv" | sort -u); do
