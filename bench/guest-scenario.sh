@@ -65,15 +65,8 @@ if [ "$fill" -gt 0 ]; then
 	df -k /mnt | awk 'NR == 2 { printf "fill_used_pct=%.1f\n", 100 * $3 / $2 }' >>$out/env.txt
 fi
 
-export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=$out
-# Sizes: the job files take them from the environment (small for QUICK=1).
-if [ "${BENCH_QUICK:-0}" = 1 ]; then
-	: "${BENCH_SIZE:=16m}" "${BENCH_IO:=1m}" "${BENCH_NRFILES:=4}"
-else
-	: "${BENCH_SIZE:=64m}" "${BENCH_IO:=8m}" "${BENCH_NRFILES:=16}"
-fi
-export BENCH_SIZE BENCH_IO BENCH_NRFILES
-export BENCH_PLSIZE=$((BENCH_NRFILES * 256))k
+# The paths and sizes the job files take from the environment.
+. "$(dirname "$0")/job-env.sh"
 # fio does not make the directories of directory=a:b:c; make them here.
 for d in $(sed -n 's/^directory=//p' "$job" | sed "s|\${HOTCOLD_MNT}|$HOTCOLD_MNT|g" | tr ':' ' '); do
 	mkdir -p "$d"

@@ -80,7 +80,7 @@ rm -rf "$out/guest-root" "$out/figures" "$out/status" "$out/summary"
 # RESULTS.md describes this run only: no scenario of an earlier run stays.
 for s in $(echo "$all_scenarios" | awk "NF { print \$1 }"); do rm -rf "${out:?}/$s"; done
 mkdir -p "$out/guest-root/tests/bench" "$out/figures" "$out/summary"
-cp "$top/bench/guest-scenario.sh" "$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
+cp "$top/bench/guest-scenario.sh" "$top/bench/job-env.sh" "$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
 : >"$out/status"
 {
 	echo "profile=$PROFILE"
@@ -99,12 +99,7 @@ cp "$top/bench/guest-scenario.sh" "$JOB_DIR"/*.fio "$out/guest-root/tests/bench/
 	>"$out/summary/hdd-curves.txt" 2>&1 || die "hdd-curves failed for profile '$PROFILE' (see $out/summary/hdd-curves.txt)"
 
 # split_guest_output RAW DIR: the files between the marker lines
-split_guest_output() {
-	awk -v dir="$2" '
-		/^@@BENCH-FILE-BEGIN .*@@$/ { f = $2; sub(/@@$/, "", f); f = dir "/" f; printf "" >f; next }
-		/^@@BENCH-FILE-END .*@@$/ { close(f); f = ""; next }
-		f != "" { print >f }' "$1"
-}
+split_guest_output() { awk -v dir="$2" -f "$top/bench/split-guest-output.awk" "$1"; }
 
 failed=0
 run_one() { # name kernel job fill run

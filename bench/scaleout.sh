@@ -128,17 +128,11 @@ stage "servers ready: $(tr '\n' ' ' <"$out/hosts.list")"
 # One client, every server, the same job files.  A guest that dies drops
 # its connection and fio reports it; the timeout is the backstop.
 stage "fio --client=hosts.list ${jobs[*]##*/}"
-# The client reads the job files and expands their ${VARS} from its own
-# environment, with the guest's paths (as bench/guest-scenario.sh sets them).
+# The client reads the job file and expands its ${VARS} from its own
+# environment: the guest's paths and the sizes, as in bench/guest-scenario.sh.
 # Options before --client are the client's own (output), after it the job's.
-export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=/tmp/out
-if [ "$QUICK" = 1 ]; then
-	: "${BENCH_SIZE:=16m}" "${BENCH_IO:=1m}" "${BENCH_NRFILES:=4}"
-else
-	: "${BENCH_SIZE:=64m}" "${BENCH_IO:=8m}" "${BENCH_NRFILES:=16}"
-fi
-export BENCH_SIZE BENCH_IO BENCH_NRFILES
-export BENCH_PLSIZE=$((BENCH_NRFILES * 256))k
+BENCH_QUICK=$QUICK
+. "$top/bench/job-env.sh"
 timeout -k 10 "$VM_TIMEOUT" "$FIO" --output-format=json --output="$out/fio.out" \
 	--client="$out/hosts.list" "${jobs[@]}" >"$out/fio.stdout" 2>"$out/fio.stderr"
 frc=$?
@@ -167,10 +161,7 @@ failed=0
 for n in "${names[@]}"; do
 	wait "${pid[$n]}"; rc[$n]=$?
 	unset "pid[$n]"
-	awk -v dir="$out/$n" '
-		/^@@BENCH-FILE-BEGIN .*@@$/ { f = $2; sub(/@@$/, "", f); f = dir "/" f; printf "" >f; next }
-		/^@@BENCH-FILE-END .*@@$/ { close(f); f = ""; next }
-		f != "" { print >f }' "$out/$n/guest.out"
+	awk -v dir="$out/$n" -f "$top/bench/split-guest-output.awk" "$out/$n/guest.out"
 	{ echo "kernel_flavour=$n"; echo "fio_port=${fport[$n]}"
 	  sed -n 's/^vm\/run: accel=\([a-z]*\).*/accel=\1/p' "$out/$n/vmrun.err"; } >>"$out/$n/env.txt"
 	if [ "${rc[$n]}" != 0 ]; then

@@ -1,0 +1,12 @@
+# bench/job-env.sh - sourced (sh or bash): the environment bench/*.fio read.
+# The sizes come from BENCH_QUICK (1: small) unless already set; the paths
+# are the guest's.  Used in the guest by bench/guest-scenario.sh and on the
+# host by bench/scaleout.sh, whose fio client expands the job file.
+export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=/tmp/out
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	: "${BENCH_SIZE:=16m}" "${BENCH_IO:=1m}" "${BENCH_NRFILES:=4}"
+else
+	: "${BENCH_SIZE:=64m}" "${BENCH_IO:=8m}" "${BENCH_NRFILES:=16}"
+fi
+export BENCH_SIZE BENCH_IO BENCH_NRFILES
+export BENCH_PLSIZE=$((BENCH_NRFILES * 256))k
