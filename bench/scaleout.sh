@@ -67,7 +67,8 @@ cp "$top/bench/guest-server.sh" "$out/guest-root/tests/bench/"
 declare -A taken=()
 free_port() {
 	local p used
-	used=$(awk '$4 == "0A" { split($2, a, ":"); print strtonum("0x" a[2]) }' /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+	used=$(awk '$4 == "0A" { n = split($2, a, ":"); print a[n] }' /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		while read -r h; do echo $((16#$h)); done)
 	while :; do
 		p=$((20000 + RANDOM % 40000))
 		[ -z "${taken[$p]:-}" ] && ! grep -qx "$p" <<<"$used" && break
