@@ -7,6 +7,9 @@
 #   HDD_SIZE    disk size (default 64G)
 #   HDD_FILE    if set, serve this sparse file (created at HDD_SIZE if
 #               missing) with nbdkit's file plugin instead of memory
+#   HDD_BASE    if set, serve this existing raw image instead, under nbdkit's
+#               cow filter: reads come from HDD_BASE, writes go to a
+#               temporary overlay and HDD_BASE is never written
 #   HDD_FILTER  the filter (default $BUILD/hdd/nbdkit-hdd-filter.so)
 #   HDD_WAIT    seconds to wait for the socket (default 10)
 # nbdkit runs in the background (its own session) with --pidfile; its
@@ -59,7 +62,13 @@ elif [ -e "$sock" ]; then
 fi
 rm -f "$pidfile"
 
-if [ -n "${HDD_FILE:-}" ]; then
+cow=""
+if [ -n "${HDD_BASE:-}" ]; then
+    [ -r "$HDD_BASE" ] ||
+        { echo "$0: HDD_BASE=$HDD_BASE: not readable" >&2; exit 1; }
+    cow=--filter=cow
+    set -- file file="$HDD_BASE" "$@"
+elif [ -n "${HDD_FILE:-}" ]; then
     [ -e "$HDD_FILE" ] || truncate -s "$size" "$HDD_FILE" ||
         { echo "$0: HDD_FILE=$HDD_FILE: cannot create" >&2; exit 1; }
     set -- file file="$HDD_FILE" "$@"
@@ -70,7 +79,7 @@ fi
 # Without -f nbdkit checks its settings, binds the socket, then forks
 # into the background; the parent's exit status says if that worked.
 if ! nbdkit --unix "$sock" --pidfile "$pidfile" --log=stderr \
-        --filter="$filter" "$@" 2>"$log"; then
+        --filter="$filter" $cow "$@" 2>"$log"; then
     echo "$0: nbdkit failed to start; its log ($log):" >&2
     cat "$log" >&2
     exit 1
