@@ -146,6 +146,7 @@ bench: $(BUILD)/.stamp-deps
 -include vm/tests/tests.mk
 -include vm/hdd/hdd.mk
 -include ioengines/engine.mk
+-include bench/tools.mk
 -include bench/bench.mk
 
 # The guest suites last: they need both kernels built.
