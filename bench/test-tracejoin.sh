@@ -2,10 +2,13 @@
 # test-tracejoin.sh - host tests of hc-tracejoin (bench/tracejoin.c) on
 # synthetic traces and seek logs: columns found by name, 4 KiB and split
 # 1 MiB reads, repeated reads in order, nearest-rank percentiles by hand,
-# the match-fraction check, CDF thinning, and bad input.
+# the match-fraction check, CDF thinning, bad input, and rows merged by the
+# guest's block layer, mixed merges, reads straddling an extent boundary
+# (partial coverage) and reads with no row at their LBA.
 #
 # Usage: BTOOLS=build/bench-tools bench/test-tracejoin.sh
-#        HC_TRACEJOIN_PERF=1 also times 1,000,000 trace rows x 500,000 reads.
+#        HC_TRACEJOIN_PERF=1 also times 1,000,000 trace rows x 500,000 reads
+#        (4 KiB) and 512,000 merged 1 MiB reads of one small file.
 # Prints `ok N - ...` / `not ok N - ...`; exit 1 if any failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,7 +86,7 @@ EOF
 run t1 --out "$tmp/j1.csv" --summary "$tmp/sum1.csv" "$tmp/t1.csv" "$tmp/s1.csv"
 is "4k: exit 0" "$rc" 0
 is "4k: joined CSV header" "$(head -1 "$tmp/j1.csv")" \
-	"job,seq,file,hotness,lba,len,matched,engine_lat_us,arrival_us,end_us,service_us,queue_us,seek_us,rotation_us,transfer_us,cyl_distance,guest_overhead_us"
+	"job,seq,file,hotness,lba,len,matched,coverage,engine_lat_us,arrival_us,end_us,service_us,queue_us,seek_us,rotation_us,transfer_us,cyl_distance,guest_overhead_us"
 is "4k: one joined row per read, writes left out" "$(($(wc -l <"$tmp/j1.csv") - 1))" 8
 is "4k: every read matched" "$(awk -F, 'NR > 1 && $7 != 1' "$tmp/j1.csv" | wc -l)" 0
 is "4k: A seq 0 service = 1100.5 - 100" "$(get "$tmp/j1.csv" job=A,seq=0 service_us)" 1000.500
@@ -140,8 +143,9 @@ is "repeat: first, second, third read get the trace rows in order" \
 	"5.000 20.000 1.000"
 
 # --- 3: 1 MiB reads split into two 512 KiB rows (one pair served out of
-# order), a 4 KiB metadata read at the first read's LBA before it (a wrong
-# first piece the matcher has to back out of); seek log columns shuffled
+# order), a 4 KiB read at the first read's LBA arriving with it: it contains
+# L and is the earliest, so it joins as that read's first piece (the rule
+# cannot tell it from a piece of the read); seek log columns shuffled
 awk 'BEGIN {
 	OFS = ","
 	print "sectors,op,lba,arrival_us,start_us,end_us,transfer_us,rotation_us,seek_us,cyl_distance"
@@ -166,6 +170,9 @@ is "1m: service = max end - min arrival" \
 is "1m: seek/transfer summed, queue and cyl of the first row" \
 	"$(get "$tmp/j3.csv" seq=1 seek_us) $(get "$tmp/j3.csv" seq=1 transfer_us) $(get "$tmp/j3.csv" seq=1 queue_us) $(get "$tmp/j3.csv" seq=1 cyl_distance)" \
 	"50.000 2000.000 10.000 1"
+is "1m: the 4 KiB row at L joins seq 0: seek 1 + 50, its queue and cyl" \
+	"$(get "$tmp/j3.csv" seq=0 seek_us) $(get "$tmp/j3.csv" seq=0 queue_us) $(get "$tmp/j3.csv" seq=0 cyl_distance) $(get "$tmp/j3.csv" seq=0 coverage)" \
+	"51.000 0.000 0 1.000000"
 # 4 MiB in 38000 us: 4194304 / 38000 = 110.376 MB/s
 is "1m: disk_mb_s and bytes" \
 	"$(get "$tmp/sum3.csv" job=S disk_mb_s) $(get "$tmp/sum3.csv" job=S bytes)" "110.376 4194304"
@@ -231,7 +238,8 @@ check "cdf: sorted by service_ms and frac" \
 is "cdf: ends at frac 1" "$(tail -1 "$cdf" | cut -d, -f2)" 1.000000
 is "cdf: first and last points are the min and max service" \
 	"$(sed -n 2p "$cdf" | cut -d, -f1) $(tail -1 "$cdf" | cut -d, -f1)" \
-	"$(awk -F, 'NR > 1 { v = $11 / 1000; if (min == "" || v < min) min = v; if (v > max) max = v } END { printf "%.6f %.6f", min, max }' "$tmp/j6.csv")"
+	"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "service_us") s = i; next }
+		{ v = $s / 1000; if (min == "" || v < min) min = v; if (v > max) max = v } END { printf "%.6f %.6f", min, max }' "$tmp/j6.csv")"
 
 # --- 7: bad command lines and inputs
 run t7a --min-match 1.5 "$tmp/t2.csv" "$tmp/s2.csv"
@@ -260,6 +268,144 @@ sed '2s/,1000000,/,1e6,/' "$tmp/s2.csv" >"$tmp/s7h.csv"
 run t7h "$tmp/t2.csv" "$tmp/s7h.csv"
 is "unparsable lat_ns: exit 2" "$rc" 2
 
+# --- 8: merge: one 4 MiB row (8192 sectors) serves four 1 MiB engine reads
+# at consecutive LBAs (the guest's block layer merged them, iodepth 4); a
+# fifth read of the first LBA again finds the row already used for it
+cat >"$tmp/t8.csv" <<'EOF'
+arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us
+1000.000,1200.000,40000.000,851968,8192,read,77,3000.000,2000.000,33800.000
+EOF
+cat >"$tmp/s8.csv" <<'EOF'
+job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness
+Q,0,f,read,0,1048576,851968,,50000000,none
+Q,1,f,read,1048576,1048576,854016,0,50000000,none
+Q,2,f,read,2097152,1048576,856064,0,50000000,none
+Q,3,f,read,3145728,1048576,858112,0,50000000,none
+EOF
+run t8 --out "$tmp/j8.csv" --summary "$tmp/sum8.csv" "$tmp/t8.csv" "$tmp/s8.csv"
+is "merge: exit 0" "$rc" 0
+is "merge: all 4 matched, coverage 1" \
+	"$(get "$tmp/sum8.csv" job=Q matched) $(awk -F, 'NR > 1 { printf "%s ", $8 }' "$tmp/j8.csv")" \
+	"4 1.000000 1.000000 1.000000 1.000000 "
+is "merge: each service = the row's end - arrival" \
+	"$(awk -F, 'NR > 1 { printf "%s ", $12 }' "$tmp/j8.csv")" \
+	"39000.000 39000.000 39000.000 39000.000 "
+is "merge: the row's seek/rotation/transfer/queue/cyl whole for each read" \
+	"$(get "$tmp/j8.csv" seq=3 seek_us) $(get "$tmp/j8.csv" seq=3 rotation_us) $(get "$tmp/j8.csv" seq=3 transfer_us) $(get "$tmp/j8.csv" seq=3 queue_us) $(get "$tmp/j8.csv" seq=3 cyl_distance)" \
+	"3000.000 2000.000 33800.000 200.000 77"
+# 4 MiB in 39000 us: 4194304 / 39000 = 107.546 MB/s
+is "merge: coverage_mean, disk_mb_s, bytes" \
+	"$(get "$tmp/sum8.csv" job=Q coverage_mean) $(get "$tmp/sum8.csv" job=Q disk_mb_s) $(get "$tmp/sum8.csv" job=Q bytes)" \
+	"1.000000 107.546 4194304"
+{ cat "$tmp/s8.csv"; echo "Q,4,f,read,0,1048576,851968,0,50000000,none"; } >"$tmp/s8b.csv"
+run t8b --min-match 0 --out "$tmp/j8b.csv" "$tmp/t8.csv" "$tmp/s8b.csv"
+is "merge: a re-read of the first LBA is unmatched (the row served it)" \
+	"$rc $(get "$tmp/j8b.csv" seq=0 matched) $(get "$tmp/j8b.csv" seq=4 matched) [$(get "$tmp/j8b.csv" seq=4 coverage)]" \
+	"0 1 0 []"
+
+# --- 9: mixed merges: rows of 2048 and 4096 sectors serve 8 consecutive
+# 1 MiB reads; a metadata read row in between is left unmatched
+awk -v b=1000000 'BEGIN {
+	OFS = ","
+	print "arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us"
+	# reads 0 | 1+2 | 3 | 4+5 | 6+7
+	split("0 2048 6144 8192 12288", at, " ")
+	split("2048 4096 2048 4096 4096", len, " ")
+	for (k = 1; k <= 5; k++) {
+		t = (k - 1) * 20000
+		print t ".000", t + 10 ".000", t + 10000 ".000", b + at[k], len[k], "read", k, "1.000", "1.000", "1.000"
+		if (k == 3)
+			print t + 5 ".000", t + 10000 ".000", t + 10100 ".000", 64, 8, "read", 0, "1.000", "1.000", "1.000"
+	}
+}' >"$tmp/t9.csv"
+awk -v b=1000000 'BEGIN {
+	print "job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness"
+	for (k = 0; k < 8; k++)
+		printf "X,%d,f,read,%d,1048576,%d,0,30000000,none\n", k, k * 1048576, b + k * 2048
+}' >"$tmp/s9.csv"
+run t9 --out "$tmp/j9.csv" --summary "$tmp/sum9.csv" "$tmp/t9.csv" "$tmp/s9.csv"
+is "mixed merges: exit 0, all 8 matched, coverage_mean 1" \
+	"$rc $(get "$tmp/sum9.csv" job=X matched) $(get "$tmp/sum9.csv" job=X coverage_mean)" "0 8 1.000000"
+is "mixed merges: reads 1 and 2 share the second row, 7 the last" \
+	"$(get "$tmp/j9.csv" seq=1 arrival_us) $(get "$tmp/j9.csv" seq=2 arrival_us) $(get "$tmp/j9.csv" seq=3 arrival_us) $(get "$tmp/j9.csv" seq=7 arrival_us) $(get "$tmp/j9.csv" seq=7 cyl_distance)" \
+	"20000.000 20000.000 40000.000 80000.000 5"
+# 8 MiB in 90000 us: 8388608 / 90000 = 93.207 MB/s
+is "mixed merges: disk_mb_s over first arrival .. last end" \
+	"$(get "$tmp/sum9.csv" job=X disk_mb_s)" 93.207
+
+# --- 10: straddle: a 1 MiB read whose file range crosses an extent
+# boundary: [L, L+1024) at L, the other 1024 sectors elsewhere; an old row
+# at [L+1024, L+2048), 200 ms before, is not taken (100 ms bound), a row
+# there 50 ms before is
+cat >"$tmp/t10.csv" <<'EOF'
+arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us
+100000.000,100000.000,101000.000,501024,1024,read,0,1.000,1.000,1.000
+300000.000,300000.000,305000.000,500000,1024,read,9,100.000,200.000,4700.000
+300010.000,305000.000,306000.000,900000,1024,read,8,10.000,20.000,970.000
+350000.000,350000.000,351000.000,601024,1024,read,0,2.000,2.000,2.000
+400000.000,400000.000,402000.000,600000,1024,read,0,3.000,3.000,3.000
+EOF
+cat >"$tmp/s10.csv" <<'EOF'
+job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness
+F,0,frag,read,0,1048576,500000,,8000000,none
+F,1,other,read,0,1048576,600000,,8000000,none
+EOF
+run t10 --out "$tmp/j10.csv" --summary "$tmp/sum10.csv" "$tmp/t10.csv" "$tmp/s10.csv"
+is "straddle: exit 0, both matched" "$rc $(get "$tmp/sum10.csv" job=F matched)" "0 2"
+is "straddle: coverage 0.5, service and seek of the row at L alone" \
+	"$(get "$tmp/j10.csv" seq=0 coverage) $(get "$tmp/j10.csv" seq=0 service_us) $(get "$tmp/j10.csv" seq=0 seek_us) $(get "$tmp/j10.csv" seq=0 cyl_distance)" \
+	"0.500000 5000.000 100.000 9"
+is "straddle: a row 50 ms earlier at L+1024 is taken: coverage 1" \
+	"$(get "$tmp/j10.csv" seq=1 coverage) $(get "$tmp/j10.csv" seq=1 arrival_us) $(get "$tmp/j10.csv" seq=1 service_us) $(get "$tmp/j10.csv" seq=1 seek_us)" \
+	"1.000000 350000.000 52000.000 5.000"
+is "straddle: coverage_mean 0.75" "$(get "$tmp/sum10.csv" job=F coverage_mean)" 0.750000
+
+# --- 11: 1 MiB reads with no row containing L: read 17 has a row only
+# inside its range ([L+1024, L+2048)), read 55 none at all: 98 of 100
+awk 'BEGIN {
+	print "arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us"
+	for (i = 0; i < 100; i++)
+		if (i == 17)
+			printf "%d.000,%d.000,%d.000,%d,1024,read,0,1.000,1.000,1.000\n", i * 10000, i * 10000, i * 10000 + 5000, i * 4096 + 1024
+		else if (i != 55)
+			printf "%d.000,%d.000,%d.000,%d,2048,read,0,1.000,1.000,1.000\n", i * 10000, i * 10000, i * 10000 + 8000, i * 4096
+}' >"$tmp/t11.csv"
+awk 'BEGIN {
+	print "job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness"
+	for (i = 0; i < 100; i++)
+		printf "U,%d,f,read,0,1048576,%d,,9000000,none\n", i, i * 4096
+}' >"$tmp/s11.csv"
+run t11 --out "$tmp/j11.csv" --summary "$tmp/sum11.csv" "$tmp/t11.csv" "$tmp/s11.csv"
+is "no row at L: exit 3, 98 matched" "$rc $(get "$tmp/sum11.csv" job=U matched)" "3 98"
+is "no row at L: reads 17 and 55 unmatched, coverage empty" \
+	"$(get "$tmp/j11.csv" seq=17 matched)[$(get "$tmp/j11.csv" seq=17 coverage)] $(get "$tmp/j11.csv" seq=55 matched)[$(get "$tmp/j11.csv" seq=55 service_us)]" \
+	"0[] 0[]"
+check "no row at L: the 99% message" grep -q "job U: only 98 of 100 reads" "$tmp/t11.err"
+
+# --- 12: repeated 4 KiB reads of one LBA, the rows served out of arrival
+# order: read k gets the k-th row by arrival; a 4th read has no row left;
+# a metadata read next to it stays unmatched
+cat >"$tmp/t12.csv" <<'EOF'
+arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us
+10.000,10.000,15.000,700,8,read,0,1.000,1.000,1.000
+50.000,50.000,51.000,700,8,read,0,1.000,1.000,1.000
+12.000,12.000,13.000,708,8,read,0,1.000,1.000,1.000
+20.000,51.000,60.000,700,8,read,0,1.000,1.000,1.000
+EOF
+cat >"$tmp/s12.csv" <<'EOF'
+job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness
+P,0,f,read,0,4096,700,,1000000,none
+P,1,f,read,0,4096,700,0,1000000,none
+P,2,f,read,0,4096,700,0,1000000,none
+P,3,f,read,0,4096,700,0,1000000,none
+EOF
+run t12 --min-match 0 --out "$tmp/j12.csv" "$tmp/t12.csv" "$tmp/s12.csv"
+is "repeat 4k: rows by arrival: 10, 20, 50; the 4th unmatched" \
+	"$rc $(get "$tmp/j12.csv" seq=0 arrival_us) $(get "$tmp/j12.csv" seq=1 arrival_us) $(get "$tmp/j12.csv" seq=2 arrival_us) $(get "$tmp/j12.csv" seq=3 matched)" \
+	"0 10.000 20.000 50.000 0"
+is "repeat 4k: service and queue of the second" \
+	"$(get "$tmp/j12.csv" seq=1 service_us) $(get "$tmp/j12.csv" seq=1 queue_us)" "40.000 31.000"
+
 # --- optional: time 1,000,000 trace rows x 500,000 engine reads
 if [ -n "${HC_TRACEJOIN_PERF:-}" ]; then
 	awk 'BEGIN {
@@ -284,6 +430,32 @@ if [ -n "${HC_TRACEJOIN_PERF:-}" ]; then
 	secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
 	echo "# 1000000 trace rows x 500000 reads: $secs s"
 	is "perf: exit 0, every read matched" "$rc $(awk -F, 'NR > 1 { m += $4 } END { print m }' "$tmp/sump.csv")" "0 500000"
+	# a 64 MiB file read 8000 times by 1 MiB reads, rows merging 1, 2 or
+	# 4 of them: every LBA is contained by thousands of rows
+	awk 'BEGIN {
+		srand(3)
+		print "arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us"
+		for (pass = 0; pass < 8000; pass++)
+			for (k = 0; k < 64; k += m) {
+				m = 2 ^ int(rand() * 3)
+				if (k + m > 64)
+					m = 64 - k
+				printf "%d.000,%d.000,%d.000,%d,%d,read,3,1.000,2.000,3.000\n", t, t, t + 5000, 1000000 + k * 2048, m * 2048
+				t += 3000
+			}
+	}' >"$tmp/tq.csv"
+	awk 'BEGIN {
+		print "job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness"
+		for (i = 0; i < 512000; i++)
+			printf "S,%d,f,read,0,1048576,%d,,9000000,none\n", i, 1000000 + i % 64 * 2048
+	}' >"$tmp/sq.csv"
+	start=$(date +%s%N)
+	run tq --out "$tmp/jq.csv" --summary "$tmp/sumq.csv" "$tmp/tq.csv" "$tmp/sq.csv"
+	end=$(date +%s%N)
+	secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+	echo "# $(($(wc -l <"$tmp/tq.csv") - 1)) merged trace rows x 512000 1 MiB reads of one file: $secs s"
+	is "perf merged: exit 0, every read matched, coverage 1" \
+		"$rc $(get "$tmp/sumq.csv" job=S matched) $(get "$tmp/sumq.csv" job=S coverage_mean)" "0 512000 1.000000"
 else
 	echo "# SKIP perf (HC_TRACEJOIN_PERF=1 times 1000000 x 500000 rows)"
 fi

@@ -24,13 +24,42 @@
  *   seek log: job,seq,file,ddir,len,lba,lat_ns,hotness  (ddir=read rows
  *          are joined, writes ignored; lba and lat_ns may be empty)
  *
- * Matching: an engine read of n = ceil(len / 512) sectors at lba L is
- * served by unused trace read rows that lie inside [L, L+n) and tile it
- * (the guest may split a large request).  Rows are taken in service order,
- * so repeated reads of one range get the trace rows in order.  A trace row
- * serves one read at most.  The reads are taken in seek log order; rows
- * of one job are in seq order there, but two jobs reading the same range
- * cannot be ordered against each other (the log has no timestamps).
+ * Matching: an engine read of n = ceil(len / 512) sectors at lba L, the
+ * reads taken in seek log order:
+ *
+ *  1. The first row is the earliest (by arrival, then service order) trace
+ *     read row that contains sector L (lba <= L < lba + sectors) and has
+ *     not served L yet.  None: the read is unmatched.
+ *  2. Extension: p = the end of the rows so far, clipped to L+n.  While
+ *     p < L+n, take the earliest row that contains p, has not served p
+ *     yet and arrived no earlier than the first row's arrival minus
+ *     100 ms (EXTEND_BEFORE_NS); stop when there is none.
+ *
+ * Why: the guest's block layer merges consecutive requests (one 4 MiB row
+ * serves four sequential 1 MiB engine reads at iodepth 4) and splits large
+ * ones (two 512 KiB rows serve one 1 MiB read), so a row may serve several
+ * reads and a read may need several rows.  On a fragmented file a read
+ * that straddles an extent boundary goes to the disk in two pieces, the
+ * second somewhere else; the engine logs only the first piece's LBA, and
+ * [L+k, L+n) belongs to another file, so the read is matched with the
+ * piece at L alone.  coverage (--out) is the fraction of [L, L+n) the
+ * rows found cover.  A row serves a given sector once, so repeated reads
+ * of one LBA get successive rows in order; two jobs reading the same
+ * range cannot be ordered against each other (the log has no timestamps).
+ *
+ * The disk's view of a matched read: arrival = the earliest arrival of its
+ * rows, end = the latest end, service = end - arrival; seek, rotation and
+ * transfer are summed over its rows, a merged row's counted whole for
+ * every read it serves; queue and cyl_distance are the first served row's.
+ * The summary's disk_mb_s is the job's matched bytes (a read's whole len,
+ * also when its coverage is below 1) over last end - first arrival.
+ *
+ * Cost: rows are indexed by (length class, lba); the first look-up of a
+ * sector p scans each class back by its longest row only and keeps the
+ * rows containing p as a list by arrival; later look-ups of p (a hot LBA,
+ * a small file read again and again) are a binary search and a skip over
+ * the rows used for p.  Memory: one 16-byte entry per (sector looked up,
+ * row containing it).
  *
  * Outputs (see usage()): --out one row per engine read, --summary one row
  * per job, --cdf-dir one CDF of service times per job (at most CDF_POINTS
@@ -56,7 +85,7 @@
 #define EXIT_BAD	2
 #define EXIT_MISMATCH	3
 #define CDF_POINTS	2000
-#define MATCH_BUDGET	4096	/* candidate pieces tried per engine read */
+#define EXTEND_BEFORE_NS 100000000	/* 100 ms: see "Matching" above */
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 fail(const char *fmt, ...)
@@ -279,22 +308,56 @@ struct trow {
 	uint64_t lba, sectors, cyl;
 };
 
+/*
+ * The index: read rows with sectors > 0, sorted by (length class, lba).
+ * A length class holds the rows of 2^k .. 2^(k+1)-1 sectors, so a search
+ * for the rows containing a sector looks back only as far as the longest
+ * row of each class: 4 KiB rows are not searched over the span of a 4 MiB
+ * merge.
+ */
 struct tkey {
-	uint64_t lba;
+	uint64_t lba, sectors;
 	uint32_t row;			/* index in service order */
 };
 
-enum { ROW_FREE, ROW_USED, ROW_TRIED };
+struct tclass {
+	size_t begin, end;		/* its keys, key[begin..end) */
+	uint64_t maxlen;		/* its longest row */
+};
+
+/*
+ * The rows containing one sector p, built the first time p is looked up:
+ * sorted by (arrival, row), with a skip pointer over the rows that have
+ * served p already (path halving), then one sentinel entry.  Repeated
+ * reads of p (a hot LBA, a small file read sequentially again and again)
+ * so cost a binary search, not a scan of every row near p.
+ */
+struct pent {
+	int64_t arrival;
+	uint32_t row;
+	uint32_t skip;			/* next unused entry (in the list) */
+};
+
+struct plist {
+	uint64_t p;
+	size_t off;			/* its entries: pent[off..off+n) */
+	uint32_t n;			/* rows + the sentinel; 0: free */
+};
+
+#define NO_ROW		UINT32_MAX
 
 struct trace {
 	const char *path;
 	struct trow *rows;		/* read rows only, service order */
 	size_t n, cap;
-	struct tkey *key;		/* rows sorted by (lba, row) */
-	uint32_t *skip;			/* next key position not used (+1) */
-	unsigned char *state;		/* per row: ROW_* */
-	uint32_t *stack;		/* key positions of the pieces tried */
-	size_t stackcap;
+	struct tkey *key;
+	size_t nkey;
+	struct tclass cls[64];
+	unsigned ncls;
+	struct pent *pent;		/* the lists, one after the other */
+	size_t npent, pentcap;
+	struct plist *plist;		/* hash by p, open addressing */
+	size_t nplist, plistcap;
 };
 
 static void trace_load(struct trace *t, const char *path)
@@ -334,16 +397,37 @@ static void trace_load(struct trace *t, const char *path)
 		csv_u64(&c, c_lba, &r->lba, 0);
 		csv_u64(&c, c_sec, &r->sectors, 0);
 		csv_u64(&c, c_cyl, &r->cyl, 0);
+		if (r->sectors > UINT64_MAX - r->lba)
+			fail("%s:%lu: lba + sectors is past 2^64", path,
+			     c.lineno);
 	}
 	csv_close(&c);
+}
+
+static unsigned len_class(uint64_t sectors)
+{
+	return 63 - __builtin_clzll(sectors);
 }
 
 static int cmp_tkey(const void *a, const void *b)
 {
 	const struct tkey *x = a, *y = b;
+	unsigned cx = len_class(x->sectors), cy = len_class(y->sectors);
 
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
 	if (x->lba != y->lba)
 		return x->lba < y->lba ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* earlier arrival first, then earlier in service order */
+static int cmp_pent(const void *a, const void *b)
+{
+	const struct pent *x = a, *y = b;
+
+	if (x->arrival != y->arrival)
+		return x->arrival < y->arrival ? -1 : 1;
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
@@ -352,34 +436,38 @@ static void trace_index(struct trace *t)
 	size_t i;
 
 	t->key = xrealloc(NULL, t->n * sizeof(*t->key));
-	t->skip = xrealloc(NULL, (t->n + 1) * sizeof(*t->skip));
-	t->state = calloc(t->n + 1, 1);
-	if (!t->state)
-		fail("out of memory");
 	for (i = 0; i < t->n; i++) {
-		t->key[i].lba = t->rows[i].lba;
-		t->key[i].row = i;
+		if (!t->rows[i].sectors)
+			continue;	/* serves nothing */
+		t->key[t->nkey].lba = t->rows[i].lba;
+		t->key[t->nkey].sectors = t->rows[i].sectors;
+		t->key[t->nkey].row = i;
+		t->nkey++;
 	}
-	qsort(t->key, t->n, sizeof(*t->key), cmp_tkey);
-	for (i = 0; i <= t->n; i++)
-		t->skip[i] = i;
+	qsort(t->key, t->nkey, sizeof(*t->key), cmp_tkey);
+	for (i = 0; i < t->nkey; i++) {
+		struct tclass *c = &t->cls[t->ncls ? t->ncls - 1 : 0];
+		unsigned k = len_class(t->key[i].sectors);
+
+		if (!t->ncls || k != len_class(t->key[c->begin].sectors)) {
+			c = &t->cls[t->ncls++];
+			c->begin = i;
+			c->maxlen = 0;
+		}
+		c->end = i + 1;
+		if (t->key[i].sectors > c->maxlen)
+			c->maxlen = t->key[i].sectors;
+	}
+	t->plistcap = 1024;
+	t->plist = calloc(t->plistcap, sizeof(*t->plist));
+	if (!t->plist)
+		fail("out of memory");
 }
 
-/* first key position >= @p whose row is not used yet (path halving) */
-static size_t trace_unused(struct trace *t, size_t p)
+/* first key position in [@lo, @hi) with lba >= @lba */
+static size_t trace_lower(const struct trace *t, size_t lo, size_t hi,
+			  uint64_t lba)
 {
-	while (t->skip[p] != p) {
-		t->skip[p] = t->skip[t->skip[p]];
-		p = t->skip[p];
-	}
-	return p;
-}
-
-/* first key position with lba >= @lba */
-static size_t trace_lower(const struct trace *t, uint64_t lba)
-{
-	size_t lo = 0, hi = t->n;
-
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -391,73 +479,114 @@ static size_t trace_lower(const struct trace *t, uint64_t lba)
 	return lo;
 }
 
-/*
- * Next key position from @p that can serve sectors [pos, end): a free row
- * starting at @pos that ends by @end.  t->n when there is none.
- */
-static size_t trace_candidate(struct trace *t, size_t p, uint64_t pos,
-			      uint64_t end)
+static size_t plist_slot(const struct trace *t, uint64_t p)
 {
-	for (p = trace_unused(t, p); p < t->n && t->key[p].lba == pos;
-	     p = trace_unused(t, p + 1)) {
-		const struct trow *r = &t->rows[t->key[p].row];
+	uint64_t h = p * UINT64_C(0x9e3779b97f4a7c15);
 
-		if (t->state[t->key[p].row] == ROW_FREE && r->sectors &&
-		    r->sectors <= end - pos)
-			return p;
+	return (h ^ h >> 32) & (t->plistcap - 1);
+}
+
+/* the list of the rows containing sector @p, built on first use */
+static struct plist *trace_plist(struct trace *t, uint64_t p)
+{
+	struct plist *l;
+	size_t i, at;
+	unsigned ci;
+
+	for (i = plist_slot(t, p); t->plist[i].n;
+	     i = (i + 1) & (t->plistcap - 1))
+		if (t->plist[i].p == p)
+			return &t->plist[i];
+
+	if (2 * (t->nplist + 1) > t->plistcap) {	/* keep it half empty */
+		struct plist *old = t->plist;
+		size_t oldcap = t->plistcap, j;
+
+		t->plistcap *= 2;
+		t->plist = calloc(t->plistcap, sizeof(*t->plist));
+		if (!t->plist)
+			fail("out of memory");
+		for (j = 0; j < oldcap; j++) {
+			if (!old[j].n)
+				continue;
+			for (i = plist_slot(t, old[j].p); t->plist[i].n;
+			     i = (i + 1) & (t->plistcap - 1))
+				;
+			t->plist[i] = old[j];
+		}
+		free(old);
+		for (i = plist_slot(t, p); t->plist[i].n;
+		     i = (i + 1) & (t->plistcap - 1))
+			;
 	}
-	return t->n;
+	l = &t->plist[i];
+	t->nplist++;
+	l->p = p;
+	l->off = at = t->npent;
+	for (ci = 0; ci < t->ncls; ci++) {
+		const struct tclass *c = &t->cls[ci];
+		uint64_t from = p >= c->maxlen - 1 ? p - (c->maxlen - 1) : 0;
+		size_t k;
+
+		for (k = trace_lower(t, c->begin, c->end, from);
+		     k < c->end && t->key[k].lba <= p; k++) {
+			const struct tkey *x = &t->key[k];
+
+			if (x->lba + x->sectors <= p)
+				continue;
+			grow((void **)&t->pent, &t->pentcap, t->npent + 1,
+			     sizeof(*t->pent));
+			t->pent[t->npent].arrival = t->rows[x->row].arrival;
+			t->pent[t->npent].row = x->row;
+			t->npent++;
+		}
+	}
+	if (t->npent - at >= UINT32_MAX)
+		fail("%s: more than %u rows contain sector %" PRIu64,
+		     t->path, UINT32_MAX - 1, p);
+	qsort(t->pent + at, t->npent - at, sizeof(*t->pent), cmp_pent);
+	grow((void **)&t->pent, &t->pentcap, t->npent + 1, sizeof(*t->pent));
+	t->pent[t->npent].arrival = INT64_MAX;	/* the sentinel */
+	t->pent[t->npent].row = NO_ROW;
+	t->npent++;
+	l->n = t->npent - at;
+	for (i = 0; i < l->n; i++)
+		t->pent[at + i].skip = i;
+	return l;
 }
 
 /*
- * Tile [lba, lba+n) with free trace rows: depth first, earliest rows
- * first, backtracking when a piece leads nowhere (a 4 KiB row at the start
- * of a 1 MiB read).  On success the pieces are in t->stack[0..*npieces)
- * and marked used.
+ * Take the earliest row (by arrival, then service order) that contains
+ * sector @p, arrived at @min_arrival or later and has not served @p yet:
+ * it serves @p now.  NO_ROW when there is none.
  */
-static int trace_cover(struct trace *t, uint64_t lba, uint64_t n,
-		       size_t *npieces)
+static uint32_t trace_take(struct trace *t, uint64_t p, int64_t min_arrival)
 {
-	uint64_t pos = lba, end = lba + n;
-	size_t depth = 0, p, i;
-	long budget = MATCH_BUDGET;
+	const struct plist *l = trace_plist(t, p);
+	struct pent *e = t->pent + l->off;
+	size_t lo = 0, hi = l->n - 1, i;
 
-	if (!n || !t->n)
-		return 0;
-	p = trace_lower(t, pos);
-	for (;;) {
-		if (pos == end)
-			break;
-		p = budget-- > 0 ? trace_candidate(t, p, pos, end) : t->n;
-		if (p < t->n) {
-			grow((void **)&t->stack, &t->stackcap, depth + 1,
-			     sizeof(*t->stack));
-			t->stack[depth++] = p;
-			t->state[t->key[p].row] = ROW_TRIED;
-			pos += t->rows[t->key[p].row].sectors;
-			p = trace_lower(t, pos);
-			continue;
-		}
-		if (!depth)
-			return 0;
-		p = t->stack[--depth];
-		t->state[t->key[p].row] = ROW_FREE;
-		pos -= t->rows[t->key[p].row].sectors;
-		p++;
+	while (lo < hi) {		/* the first arriving >= min_arrival */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].arrival < min_arrival)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	for (i = 0; i < depth; i++) {
-		p = t->stack[i];
-		t->state[t->key[p].row] = ROW_USED;
-		t->skip[p] = p + 1;
-	}
-	*npieces = depth;
-	return 1;
+	for (i = lo; e[i].skip != i; i = e[i].skip)
+		e[i].skip = e[e[i].skip].skip;
+	if (i == l->n - 1)
+		return NO_ROW;
+	e[i].skip = i + 1;
+	return e[i].row;
 }
 
 /* ---- the seek log ---- */
 
 struct eread {
 	uint64_t seq, lba, len, lat_ns;
+	uint64_t covered;		/* sectors of [lba, lba+n) served */
 	size_t file, hotness;		/* offsets in the string arena */
 	uint32_t job;
 	unsigned char has_lba, has_lat, matched;
@@ -573,41 +702,60 @@ static void seeklog_group(struct seeklog *s)
 
 /* ---- the join ---- */
 
+/* add trace row @row to the disk's view of @e */
+static void join_piece(const struct trace *t, struct eread *e, uint32_t row,
+		       uint32_t *first_row)
+{
+	const struct trow *r = &t->rows[row];
+
+	if (r->arrival < e->arrival)
+		e->arrival = r->arrival;
+	if (r->end > e->end)
+		e->end = r->end;
+	e->seek += r->seek;
+	e->rotation += r->rotation;
+	e->transfer += r->transfer;
+	if (row < *first_row) {		/* queue and cyl: first served */
+		*first_row = row;
+		e->queue = r->start - r->arrival;
+		e->cyl = r->cyl;
+	}
+}
+
 static void join(struct trace *t, struct seeklog *s)
 {
-	size_t i, k, np;
+	size_t i;
 
 	for (i = 0; i < s->n; i++) {
 		struct eread *e = &s->r[i];
-		const struct trow *first = NULL;
-		uint32_t first_row = UINT32_MAX;
+		uint64_t n = (e->len + HC_SECTOR - 1) / HC_SECTOR, end, p;
+		uint32_t row, first_row = NO_ROW;
+		int64_t min_arrival;
 
-		if (!e->has_lba ||
-		    !trace_cover(t, e->lba, (e->len + HC_SECTOR - 1) / HC_SECTOR,
-				 &np))
+		if (!e->has_lba || !n)
+			continue;
+		end = n > UINT64_MAX - e->lba ? UINT64_MAX : e->lba + n;
+		row = trace_take(t, e->lba, INT64_MIN);
+		if (row == NO_ROW)
 			continue;
 		e->matched = 1;
 		s->jobs[e->job].matched++;
 		e->arrival = INT64_MAX;
 		e->end = INT64_MIN;
-		for (k = 0; k < np; k++) {
-			uint32_t row = t->key[t->stack[k]].row;
+		min_arrival = t->rows[row].arrival - EXTEND_BEFORE_NS;
+		p = e->lba;
+		for (;;) {
 			const struct trow *r = &t->rows[row];
 
-			if (r->arrival < e->arrival)
-				e->arrival = r->arrival;
-			if (r->end > e->end)
-				e->end = r->end;
-			e->seek += r->seek;
-			e->rotation += r->rotation;
-			e->transfer += r->transfer;
-			if (row < first_row) {
-				first_row = row;
-				first = r;
-			}
+			join_piece(t, e, row, &first_row);
+			p = r->lba + r->sectors < end ? r->lba + r->sectors : end;
+			if (p >= end)
+				break;
+			row = trace_take(t, p, min_arrival);
+			if (row == NO_ROW)
+				break;	/* the rest went elsewhere */
 		}
-		e->queue = first->start - first->arrival;
-		e->cyl = first->cyl;
+		e->covered = p - e->lba;
 	}
 }
 
@@ -661,9 +809,9 @@ static void write_joined(const struct seeklog *s, const char *path)
 	char b[8][32];
 	size_t i;
 
-	fputs("job,seq,file,hotness,lba,len,matched,engine_lat_us,arrival_us,"
-	      "end_us,service_us,queue_us,seek_us,rotation_us,transfer_us,"
-	      "cyl_distance,guest_overhead_us\n", fp);
+	fputs("job,seq,file,hotness,lba,len,matched,coverage,engine_lat_us,"
+	      "arrival_us,end_us,service_us,queue_us,seek_us,rotation_us,"
+	      "transfer_us,cyl_distance,guest_overhead_us\n", fp);
 	for (i = 0; i < s->n; i++) {
 		const struct eread *e = &s->r[i];
 
@@ -675,8 +823,11 @@ static void write_joined(const struct seeklog *s, const char *path)
 		fputc(',', fp);
 		if (e->has_lba)
 			fprintf(fp, "%" PRIu64, e->lba);
-		fprintf(fp, ",%" PRIu64 ",%d,%s", e->len, e->matched,
-			e->has_lat ? fmt_ns(b[0], e->lat_ns, 3) : "");
+		fprintf(fp, ",%" PRIu64 ",%d,", e->len, e->matched);
+		if (e->matched)
+			fprintf(fp, "%.6f", (double)e->covered /
+				((e->len + HC_SECTOR - 1) / HC_SECTOR));
+		fprintf(fp, ",%s", e->has_lat ? fmt_ns(b[0], e->lat_ns, 3) : "");
 		if (!e->matched) {
 			fputs(",,,,,,,,,\n", fp);
 			continue;
@@ -702,16 +853,17 @@ struct jstats {
 	size_t nsvc, neng, novh;
 	uint64_t bytes;
 	int64_t first_arrival, last_end;
+	double coverage;		/* sum over the matched reads */
 	/* formatted columns: empty when there is nothing to compute */
-	char frac[32], svc_mean[32], svc_p50[32], svc_p99[32];
+	char frac[32], cov_mean[32], svc_mean[32], svc_p50[32], svc_p99[32];
 	char eng_mean[32], eng_p50[32], eng_p99[32], ovh_p50[32];
 	char mb_s[32], first[32], last[32];
 };
 
 /*
- * Service statistics over the job's matched reads; engine statistics over
- * all its reads with a latency (the engine's own view, matched or not);
- * overhead over the matched reads with a latency.
+ * Service statistics and coverage over the job's matched reads; engine
+ * statistics over all its reads with a latency (the engine's own view,
+ * matched or not); overhead over the matched reads with a latency.
  */
 static void job_stats(const struct seeklog *s, const struct job *j,
 		      struct jstats *st)
@@ -736,6 +888,8 @@ static void job_stats(const struct seeklog *s, const struct job *j,
 		if (e->has_lat)
 			st->ovh[st->novh++] = SIGNED_KEY((int64_t)e->lat_ns - svc);
 		st->bytes += e->len;
+		st->coverage += (double)e->covered /
+				((e->len + HC_SECTOR - 1) / HC_SECTOR);
 		if (e->arrival < st->first_arrival)
 			st->first_arrival = e->arrival;
 		if (e->end > st->last_end)
@@ -748,6 +902,8 @@ static void job_stats(const struct seeklog *s, const struct job *j,
 	snprintf(st->frac, sizeof(st->frac), "%.6f",
 		 (double)j->matched / j->reads);
 	if (st->nsvc) {
+		snprintf(st->cov_mean, sizeof(st->cov_mean), "%.6f",
+			 st->coverage / st->nsvc);
 		snprintf(st->svc_mean, sizeof(st->svc_mean), "%.6f",
 			 hc_mean(st->svc, st->nsvc) / 1e6);
 		fmt_ns(st->svc_p50, hc_percentile(st->svc, st->nsvc, 50), 6);
@@ -835,14 +991,17 @@ static void usage(FILE *fp)
 "  --min-match F   exit 3 if a job has fewer than this fraction of its reads\n"
 "                  in the trace (0..1, default 0.99)\n"
 "  --out FILE      one row per engine read:\n"
-"                  job,seq,file,hotness,lba,len,matched,engine_lat_us,\n"
-"                  arrival_us,end_us,service_us,queue_us,seek_us,rotation_us,\n"
-"                  transfer_us,cyl_distance,guest_overhead_us\n"
+"                  job,seq,file,hotness,lba,len,matched,coverage,\n"
+"                  engine_lat_us,arrival_us,end_us,service_us,queue_us,\n"
+"                  seek_us,rotation_us,transfer_us,cyl_distance,\n"
+"                  guest_overhead_us (coverage: the fraction of the read's\n"
+"                  sectors found in the trace, empty when unmatched)\n"
 "  --summary FILE  one row per job:\n"
-"                  job,hotness,reads,matched,match_frac,service_mean_ms,\n"
-"                  service_p50_ms,service_p99_ms,engine_mean_ms,engine_p50_ms,\n"
-"                  engine_p99_ms,overhead_p50_ms,disk_mb_s,bytes,\n"
-"                  first_arrival_us,last_end_us\n"
+"                  job,hotness,reads,matched,match_frac,coverage_mean,\n"
+"                  service_mean_ms,service_p50_ms,service_p99_ms,\n"
+"                  engine_mean_ms,engine_p50_ms,engine_p99_ms,\n"
+"                  overhead_p50_ms,disk_mb_s,bytes,first_arrival_us,\n"
+"                  last_end_us (coverage_mean: over the matched reads)\n"
 "  --cdf-dir DIR   DIR/<job>.csv: service_ms,frac (at most %d points)\n"
 "\n"
 "Exit status: 0, 2 bad input or usage, 3 a job below --min-match.\n",
@@ -912,7 +1071,8 @@ int main(int argc, char **argv)
 		write_joined(&s, out);
 	if (summary) {
 		sum = out_open(summary);
-		fputs("job,hotness,reads,matched,match_frac,service_mean_ms,"
+		fputs("job,hotness,reads,matched,match_frac,coverage_mean,"
+		      "service_mean_ms,"
 		      "service_p50_ms,service_p99_ms,engine_mean_ms,"
 		      "engine_p50_ms,engine_p99_ms,overhead_p50_ms,disk_mb_s,"
 		      "bytes,first_arrival_us,last_end_us\n", sum);
@@ -931,16 +1091,18 @@ int main(int argc, char **argv)
 			put_field(sum, j->name);
 			fputc(',', sum);
 			put_field(sum, s.str + j->hotness);
-			fprintf(sum, ",%zu,%zu,%s,%s,%s,%s,%s,%s,%s,%s,%s,%" PRIu64 ",%s,%s\n",
-				j->reads, j->matched, st.frac, st.svc_mean,
+			fprintf(sum, ",%zu,%zu,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%" PRIu64 ",%s,%s\n",
+				j->reads, j->matched, st.frac, st.cov_mean,
+				st.svc_mean,
 				st.svc_p50, st.svc_p99, st.eng_mean,
 				st.eng_p50, st.eng_p99, st.ovh_p50, st.mb_s,
 				st.bytes, st.first, st.last);
 		}
 		if (cdf_dir && st.nsvc)
 			write_cdf(cdf_dir, j->name, &st);
-		printf("job=%s reads=%zu matched=%zu match_frac=%s service_p50_ms=%s service_p99_ms=%s engine_p50_ms=%s overhead_p50_ms=%s disk_mb_s=%s\n",
+		printf("job=%s reads=%zu matched=%zu match_frac=%s coverage_mean=%s service_p50_ms=%s service_p99_ms=%s engine_p50_ms=%s overhead_p50_ms=%s disk_mb_s=%s\n",
 		       j->name, j->reads, j->matched, st.frac,
+		       *st.cov_mean ? st.cov_mean : "-",
 		       *st.svc_p50 ? st.svc_p50 : "-",
 		       *st.svc_p99 ? st.svc_p99 : "-",
 		       *st.eng_p50 ? st.eng_p50 : "-",
