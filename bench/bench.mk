@@ -7,17 +7,18 @@
 #     results in build/bench/<scenario>/runN/, CSVs in build/bench/summary/,
 #     figures in build/bench/figures/, then RESULTS.md
 #   make bench-check   one tiny scenario through the whole pipeline (TAP)
+#   make aged-check    a tiny aged filesystem (4 GiB) through the pipeline (TAP)
 #   make bench-scaleout [QUICK=1] [PROFILE=] [TIME_SCALE=]
 #     patched and stock guests at once, each running `fio --server`, driven
 #     by one host fio client (bench/scaleout.sh) -> build/bench-scaleout/
 #   make scaleout-check   bench/scaleout.sh end to end and its failures (TAP)
 
 BENCH_OUT  := $(BUILD)/bench
-BENCH_DEPS := kernel-patched kernel-stock guest-tests engine-guest-root hdd
+BENCH_DEPS := kernel-patched kernel-stock guest-tests engine-guest-root hdd bench-tools
 # Only the variables the user gave reach bench/run.sh, which has the defaults.
 BENCH_VARS := $(foreach v,QUICK PROFILE RUNS SCENARIO TIME_SCALE,$(if $(filter command line environment,$(origin $(v))),$(v)='$($(v))'))
 
-.PHONY: bench-run bench-check bench-scaleout scaleout-check
+.PHONY: bench-run bench-check aged-check bench-scaleout scaleout-check
 bench-run: $(BENCH_DEPS)
 	$(BENCH_VARS) BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
 		BUILD=$(BUILD) $(TOP)/bench/run.sh $(BENCH_OUT)
@@ -25,6 +26,10 @@ bench-run: $(BENCH_DEPS)
 bench-check: $(BENCH_DEPS)
 	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
 		BUILD=$(BUILD) $(TOP)/bench/check.sh
+
+aged-check: $(BENCH_DEPS)
+	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
+		BUILD=$(BUILD) $(TOP)/bench/aged-check.sh
 
 bench-scaleout: $(BENCH_DEPS)
 	$(BENCH_VARS) BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
@@ -34,8 +39,9 @@ scaleout-check: $(BENCH_DEPS)
 	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
 		BUILD=$(BUILD) $(TOP)/bench/scaleout-check.sh
 
-CHECK_TARGETS += bench-check scaleout-check
+CHECK_TARGETS += bench-check aged-check scaleout-check
 HELP_LINES += "bench-run   fio scenarios on the modelled disk -> build/bench/, RESULTS.md (QUICK=1 PROFILE= RUNS= SCENARIO= TIME_SCALE=)"
 HELP_LINES += "bench-check one tiny scenario through the whole benchmark pipeline"
+HELP_LINES += "aged-check  a tiny aged filesystem through the pipeline: fullness, trace join, placement, same seed"
 HELP_LINES += "bench-scaleout  patched + stock guests at once, one fio --client over forwarded ports"
 HELP_LINES += "scaleout-check  bench/scaleout.sh end to end, a bad job, a dead QEMU (TAP)"

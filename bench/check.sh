@@ -8,14 +8,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/bench-check
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-check.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-t() { # description command...
-	local d=$1; shift
-	n=$((n + 1))
-	if "$@" >>"$tmp/log" 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; failed=1; fi
-}
+. "$top/bench/tap.sh"
+tap_init bench-check
 lines() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 is_svg() { grep -q '<svg' "$1" 2>/dev/null; }

@@ -1,14 +1,13 @@
 #!/bin/sh
 # Runs in the guest (vm/run): one benchmark scenario on the modelled disk.
-# Makes a fresh ext4 on /dev/vda, optionally fills it to FILL percent with
-# unhinted fallocate()d files, runs JOBFILE with fio and the hotcold engine
+# Makes a fresh ext4 on /dev/vda, runs JOBFILE with fio and the hotcold engine
 # (or, for JOBFILE=zones, reads 64 MiB O_DIRECT at the start and at the end
 # of the raw disk), then prints every result file between marker lines
 #   @@BENCH-FILE-BEGIN name@@ ... @@BENCH-FILE-END name@@
 # on stdout, which vm/run hands back to bench/run.sh.
-# Usage: sh /tests/bench/guest-scenario.sh JOBFILE|zones [FILL]
-job=${1:?usage: guest-scenario.sh JOBFILE|zones [FILL]}
-fill=${2:-0}
+# (A full or old filesystem is bench/guest-aged.sh's: hc-age ages it.)
+# Usage: sh /tests/bench/guest-scenario.sh JOBFILE|zones
+job=${1:?usage: guest-scenario.sh JOBFILE|zones}
 out=/tmp/out
 mkdir -p $out
 
@@ -22,7 +21,6 @@ uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 {
 	echo "kernel=$(uname -r)"
 	echo "quick=${BENCH_QUICK:-0}"
-	echo "fill=$fill"
 	echo "disk_sectors=$(cat /sys/block/vda/size)"
 	echo "rotational=$(cat /sys/block/vda/queue/rotational)"
 } >$out/env.txt
@@ -49,26 +47,11 @@ fi
 mke2fs -q -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 /dev/vda || exit 1
 mount -o noinit_itable /dev/vda /mnt || exit 1
 mkdir -p /mnt/bench
-if [ "$fill" -gt 0 ]; then
-	# Fullness without writing the data: fallocate()d unhinted files, 1 GiB
-	# each, spread over 16 directories so the allocator spreads them too.
-	kib=$(df -k /mnt | awk 'NR == 2 { print $2 }')
-	n=$((kib * fill / 100 / 1048576))
-	i=0
-	while [ $i -lt $n ]; do
-		d=/mnt/fill/d$((i % 16))
-		mkdir -p $d
-		fallocate -l 1073741824 $d/f$i || { echo "guest-scenario: fill to $fill% stopped at file $i"; break; }
-		i=$((i + 1))
-	done
-	sync
-	df -k /mnt | awk 'NR == 2 { printf "fill_used_pct=%.1f\n", 100 * $3 / $2 }' >>$out/env.txt
-fi
-
 # The paths and sizes the job files take from the environment.
 . "$(dirname "$0")/job-env.sh"
 # fio does not make the directories of directory=a:b:c; make them here.
-for d in $(sed -n 's/^directory=//p' "$job" | sed "s|\${HOTCOLD_MNT}|$HOTCOLD_MNT|g" | tr ':' ' '); do
+for d in $(sed -n 's/^directory=//p' "$job" | sed -e "s|\${HOTCOLD_MNT}|$HOTCOLD_MNT|g" \
+	-e "s|\${HOTCOLD_FSROOT}|$HOTCOLD_FSROOT|g" | tr ':' ' '); do
 	mkdir -p "$d"
 done
 cd /mnt/bench

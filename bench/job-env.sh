@@ -2,7 +2,9 @@
 # The sizes come from BENCH_QUICK (1: small) unless already set; the paths
 # are the guest's.  Used in the guest by bench/guest-scenario.sh and on the
 # host by bench/scaleout.sh, whose fio client expands the job file.
-export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=/tmp/out
+# HOTCOLD_FSROOT is the filesystem's root (top-level directories),
+# HOTCOLD_MNT a directory below it.
+export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_FSROOT=/mnt HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=/tmp/out
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	: "${BENCH_SIZE:=16m}" "${BENCH_IO:=1m}" "${BENCH_NRFILES:=4}"
 else

@@ -44,6 +44,27 @@ for s in randread randread-stock mixed; do
 	else skip "latency-cdf-$s" "cdf-lat-$s-*.csv"; fi
 done
 
+# service time at the disk (the model's trace joined with the seek log)
+for s in randread randread-stock mixed $(ls -d "$out"/aged-* 2>/dev/null | xargs -r -n 1 basename); do
+	files="" titles=""
+	for j in $(awk -F, -v s="$s" '$1 == s && $4 == "service_p50_ms" { print $2 }' "$sum/disk.csv" 2>/dev/null); do
+		case $s:$j in aged-*:*S-read) continue ;; esac
+		f=$sum/cdf-disk-$s-$j.csv
+		[ -f "$f" ] && files="$files $f" titles="$titles $j"
+	done
+	if [ -n "$files" ]; then
+		draw "service-cdf-$s" bench-latency-cdf.gp -e "files='$files'" -e "titles='$titles'" \
+			-e "what='(bench/$s, disk model clock)'" -e "logx=1" \
+			-e "xlab='service time at the disk, arrival to end (ms, model trace)'"
+	else skip "service-cdf-$s" "cdf-disk-$s-*.csv"; fi
+done
+if has "$sum/aged-thirds.csv"; then draw aged-placement bench-aged-placement.gp -e "dir='$sum'"
+else skip aged-placement aged-thirds.csv; fi
+if has "$sum/aged-seq.csv" && [ -s "$sum/zone-ratio.csv" ]; then
+	draw aged-seq bench-aged-seq.gp -e "dir='$sum'" -e "outer=$(cut -d, -f2 "$sum/zone-ratio.csv")" \
+		-e "inner=$(cut -d, -f3 "$sum/zone-ratio.csv")"
+else skip aged-seq aged-seq.csv; fi
+
 if has "$sum/seq-position.csv"; then
 	draw throughput-position bench-throughput-position.gp -e "dir='$sum'" \
 		-e "disk_gib=${disk_gib:-64}" -e "profile='$profile'"

@@ -2,7 +2,8 @@
 # Write RESULTS.md from what one benchmark run left in OUT (default
 # build/bench): the scenarios of bench/run.sh (OUT/summary/*.csv, made by
 # bench/summarise.sh; figures in OUT/figures/) and the create()+unlink()
-# micro-benchmark (OUT/create-unlink-*, bench/kernel-bench.sh).  Every
+# micro-benchmark (OUT/create-unlink-*, bench/kernel-bench.sh); the aged
+# filesystem's section is bench/results-aged.sh's.  Every
 # number on the page comes from a file of that run; sections whose files
 # the run did not make are left out.
 # Usage: bench/results.sh [OUT] [RESULTS.md]
@@ -25,6 +26,8 @@ cell() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b { print $c; e
 # "median (min-max)" from columns C, C+1, C+2
 mmm() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b {
 	if ($(c + 1) == $(c + 2)) printf "%.2f", $c; else printf "%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2); exit }' "$1" 2>/dev/null || true; }
+# dcell SCENARIO JOB METRIC: median on the disk's clock (summary/disk.csv)
+dcell() { awk -F, -v s="$1" -v j="$2" -v m="$3" '$1 == s && $2 == j && $4 == m { print $5; exit }' "$sum/disk.csv" 2>/dev/null || true; }
 r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
 fig() { # name caption
 	if [ -f "$out/figures/$1.png" ]; then
@@ -80,7 +83,9 @@ fig() { # name caption
 		[ -n "$hot" ] && echo "- sequential O_DIRECT read, hot / cold file: **$(ratio "$hot" "$cold")** ($(r2 "$hot") / $(r2 "$cold") MB/s, medians) vs zone ratio $zr"
 		mh=$(cell "$sum/seq-model.csv" seq hot-read 4) mc=$(cell "$sum/seq-model.csv" seq cold-read 4)
 		[ -n "$mh" ] && [ -n "$mc" ] && echo "  - the model's rate where the two files lie (mean positions $(cell "$sum/seq-model.csv" seq hot-read 3) and $(cell "$sum/seq-model.csv" seq cold-read 3) of the disk): $mh / $mc MB/s, ratio **$(ratio "$mh" "$mc")**; the zone ratio is the upper bound (outermost vs innermost track)"
-		[ -n "$hl" ] && echo "- random 4 KiB reads over the hot set, median latency hinted / unhinted: **$(r2 "$hl") / $(r2 "$nl") ms** (ratio $(ratio "$hl" "$nl"))"
+		dh=$(dcell randread hot service_p50_ms) dn=$(dcell randread none service_p50_ms)
+		[ -n "$dh" ] && echo "- random 4 KiB reads on a fresh filesystem, hot set / unhinted set, median service time at the disk (model's trace): **$(r2 "$dh") / $(r2 "$dn") ms** (ratio $(ratio "$dh" "$dn")); the engine's latency through the guest: $(r2 "$hl") / $(r2 "$nl") ms"
+		[ -z "$dh" ] && [ -n "$hl" ] && echo "- random 4 KiB reads, hot / unhinted set, engine latency only (no trace join in this run): $(r2 "$hl") / $(r2 "$nl") ms"
 		[ -n "$zs" ] && echo "- issue 3: raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(ratio "$zs" "$ze")** ($zs / $ze MB/s, model's clock from the trace; guest clock: $(cell "$sum/zones.csv" guest start 3) / $(cell "$sum/zones.csv" guest end 3) MB/s) vs zone ratio $zr"
 	fi
 
@@ -99,7 +104,7 @@ fig() { # name caption
 
 	if [ "$(wc -l <"$sum/seq.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
-		echo "## Sequential O_DIRECT throughput (bench/seq.fio, bench/fullness.fio)"
+		echo "## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)"
 		echo
 		echo "MB/s (10^6 B/s), median of the runs (min-max)."
 		echo
@@ -115,16 +120,24 @@ fig() { # name caption
 		echo
 		echo "## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)"
 		echo
-		echo "Latency from the engine's seek log (submission to completion), ms;"
-		echo "seek distance from the previous request, MiB of LBA; median of the runs (min-max)."
+		echo "Service time at the disk: arrival to end in the disk model's trace, joined"
+		echo "request by request with the engine's seek log (the disk's clock). Engine"
+		echo "latency: submission to completion in the guest (the guest's clock, which"
+		echo "adds TCG's overhead). Seek distance from the previous request, MiB of LBA."
+		echo "Median of the runs (min-max), ms. In bench/mixed.fio every job runs with"
+		echo "one other job at once (hot + cold, unhinted + unhinted, hot + hot)."
 		echo
-		echo "| scenario | job | mean latency | p50 | p99 | mean seek distance (MiB) | runs |"
-		echo "|---|---|---|---|---|---|---|"
+		echo "| scenario | job | service p50 (disk) | service p99 (disk) | engine p50 | engine p99 | mean seek distance (MiB) | runs |"
+		echo "|---|---|---|---|---|---|---|---|"
 		awk -F, 'function m(c) { return ($(c + 1) == $(c + 2)) ? sprintf("%.2f", $c) : sprintf("%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2)) }
-			NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, m(3), m(6), m(9), m(12), $15 }' "$sum/rand.csv"
+			FILENAME ~ /disk.csv$/ { if ($4 ~ /^service_p(50|99)_ms$/) v[$1 "," $2 "," $4] = ($6 == $7) ? sprintf("%.2f", $5) : sprintf("%.2f (%.2f-%.2f)", $5, $6, $7); next }
+			FNR > 1 && $1 !~ /^aged-/ { k = $1 "," $2; a = v[k ",service_p50_ms"]; b = v[k ",service_p99_ms"]
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, a == "" ? "-" : a, b == "" ? "-" : b, m(6), m(9), m(12), $15 }' \
+			"$sum/disk.csv" "$sum/rand.csv"
 		echo
 		for s in randread randread-stock mixed; do
-			fig "latency-cdf-$s" "latency CDF, $s"
+			fig "service-cdf-$s" "service-time CDF at the disk, $s"
+			fig "latency-cdf-$s" "engine latency CDF (guest clock), $s"
 			fig "seek-cdf-$s" "seek-distance CDF, $s"
 		done
 		fig seek-latency "service time vs seek distance (model trace) with the model's seek curve"
@@ -137,24 +150,12 @@ fig() { # name caption
 		echo "| measure | job | patched | stock |"
 		echo "|---|---|---|---|"
 		awk -F, 'NR > 1 { printf "| seq read MB/s | %s | %.2f | %.2f |\n", $1, $2, $3 }' "$sum/compare-seq.csv" 2>/dev/null
-		awk -F, 'NR > 1 { printf "| randread p50 ms | %s | %.2f | %.2f |\n", $1, $2, $3 }' "$sum/compare-rand.csv" 2>/dev/null
+		awk -F, 'NR > 1 { printf "| randread service p50 ms (disk) | %s | %.2f | %.2f |\n", $1, $2, $3 }' "$sum/compare-rand.csv" 2>/dev/null
 		echo
 		fig stock-vs-patched "stock vs patched"
 	fi
 
-	if [ "$(wc -l <"$sum/fullness.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
-		echo
-		echo "## Fullness (bench/fullness.fio)"
-		echo
-		echo "The filesystem filled with unhinted fallocate()d files first; then the hot"
-		echo "files are created. Placement from run 1; MB/s and latency: median of the runs."
-		echo
-		echo "| scenario | used before (%) | hint outcomes | thirds | mean position | hot-read MB/s | hot-randread p50 ms |"
-		echo "|---|---|---|---|---|---|---|"
-		awk -F, 'NR > 1 { print $1, $2, $3, $4, $5 }' OFS="|" "$sum/fullness.csv" | while IFS="|" read -r s u o th p; do
-			echo "| $s | $u | $o | $th | $p | $(mmm "$sum/seq.csv" "$s" hot-read 3) | $(mmm "$sum/rand.csv" "$s" hot-randread 6) |"
-		done
-	fi
+	"$top/bench/results-aged.sh" "$out" "$rel"
 
 	if [ "$(wc -l <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo

@@ -15,7 +15,11 @@
 #   TIME_SCALE=F   the disk model's time-scale (default 1)
 #   RESULTS=FILE   where to write RESULTS.md (default the repo's)
 #   JOB_DIR=DIR    take the job files from DIR (default bench/)
-#   BZIMAGE_PATCHED, BZIMAGE_STOCK, FIO_ROOT, HDD_CURVES, VM_TIMEOUT
+#   BENCH_DISK=SIZE the modelled disk (default 64G)
+#   AGED_SEED, AGED_SETS, AGED_CHURN, AGED_IO   the aged scenarios' hc-age
+#                  seed, sets, churn and random-read bytes per job
+#   AGED_CACHE=DIR where aged images are kept (default build/aged)
+#   BZIMAGE_PATCHED, BZIMAGE_STOCK, FIO_ROOT, HDD_CURVES, BTOOLS, VM_TIMEOUT
 # Exit status: 0 when every scenario ran; 1 when one failed (what finished
 # is kept and RESULTS.md says the run is partial); 2 on bad input.
 set -u
@@ -32,26 +36,30 @@ BZIMAGE_PATCHED=${BZIMAGE_PATCHED:-$build/kbuild-patched/arch/x86/boot/bzImage}
 BZIMAGE_STOCK=${BZIMAGE_STOCK:-$build/kbuild-stock/arch/x86/boot/bzImage}
 FIO_ROOT=${FIO_ROOT:-$build/fio-guest/root}
 HDD_CURVES=${HDD_CURVES:-$build/hdd/hdd-curves}
+BTOOLS=${BTOOLS:-$build/bench-tools}
+AGED_CACHE=${AGED_CACHE:-$build/aged}
 JOB_DIR=${JOB_DIR:-$top/bench}
-DISK_SIZE=64G
+DISK_SIZE=${BENCH_DISK:-64G}
 
 t_start=$(date +%s)
 stage() { printf '  BENCH   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
 die() { echo "bench/run.sh: $*" >&2; exit 2; }
 
 # ---- scenarios: name kernel jobfile fill (QUICK runs those marked q)
+# aged-*: the filesystem aged by hc-age to FILL percent (bench/guest-aged.sh),
+# the image cached in build/aged/ and served through the disk model.
 # scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);
 # one run whatever RUNS says: it shows the set-up, the scenarios above measure.
 all_scenarios="
+aged-50 patched aged.fio 50 q
+aged-80 patched aged.fio 80 -
+aged-95 patched aged.fio 95 -
 placement patched placement.fio 0 q
 seq patched seq.fio 0 q
 randread patched randread.fio 0 q
 mixed patched mixed.fio 0 -
 seq-stock stock seq.fio 0 q
 randread-stock stock randread.fio 0 q
-fullness-10 patched fullness.fio 10 -
-fullness-50 patched fullness.fio 50 -
-fullness-90 patched fullness.fio 90 -
 zones patched zones 0 q
 scaleout both seq.fio 0 q
 "
@@ -67,6 +75,7 @@ grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
 [ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
 [ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
 [ -x "$HDD_CURVES" ] || die "'$HDD_CURVES' missing: make hdd"
+for t in hc-age hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
 selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" '
 	NF == 5 && (s != "" ? ($1 == s || index($1, s "-") == 1) : (q == 0 || $5 == "q"))')
 [ -n "$selected" ] || die "SCENARIO='$SCENARIO' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
@@ -80,7 +89,8 @@ rm -rf "$out/guest-root" "$out/figures" "$out/status" "$out/summary"
 # RESULTS.md describes this run only: no scenario of an earlier run stays.
 for s in $(echo "$all_scenarios" | awk "NF { print \$1 }"); do rm -rf "${out:?}/$s"; done
 mkdir -p "$out/guest-root/tests/bench" "$out/figures" "$out/summary"
-cp "$top/bench/guest-scenario.sh" "$top/bench/job-env.sh" "$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
+cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/job-env.sh" "$BTOOLS/hc-age" \
+	"$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
 : >"$out/status"
 {
 	echo "profile=$PROFILE"
@@ -101,20 +111,89 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/job-env.sh" "$JOB_DIR"/*.fio "$out
 # split_guest_output RAW DIR: the files between the marker lines
 split_guest_output() { awk -v dir="$2" -f "$top/bench/split-guest-output.awk" "$1"; }
 
+# ---- the aged filesystem: hc-age's parameters (the image's cache key)
+AGED_SEED=${AGED_SEED:-1}
+AGED_DIRS=64
+if [ "$QUICK" = 1 ]; then
+	AGED_SETS=${AGED_SETS:-H:hot:4:8M,H2:hot:4:8M,C:cold:4:8M,N:none:4:8M,N2:none:4:8M,HS:hot:1:32M,CS:cold:1:32M,NS:none:1:32M}
+	AGED_CHURN=${AGED_CHURN:-0.25} AGED_IO=${AGED_IO:-1m}
+else
+	AGED_SETS=${AGED_SETS:-H:hot:8:32M,H2:hot:8:32M,C:cold:8:32M,N:none:8:32M,N2:none:8:32M,HS:hot:1:128M,CS:cold:1:128M,NS:none:1:128M}
+	AGED_CHURN=${AGED_CHURN:-0.5} AGED_IO=${AGED_IO:-4m}
+fi
+{
+	echo "aged_seed=$AGED_SEED"
+	echo "aged_dirs=$AGED_DIRS"
+	echo "aged_sets=$AGED_SETS"
+	echo "aged_churn=$AGED_CHURN"
+	echo "aged_io=$AGED_IO"
+} >>"$out/run-env.txt"
+
+# aged_image FILL: print the path of the image aged to FILL percent, making
+# it first if build/aged/ has none for these parameters.  The key covers
+# everything the layout depends on: the tool, the guest script, the kernel,
+# the seed, the sets, the churn, the disk size.
+aged_image() {
+	local fill=$1 key dir rc
+	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-aged.sh" "$BZIMAGE_PATCHED" | cut -d' ' -f1
+		echo "$fill $AGED_SEED $AGED_DIRS $AGED_SETS $AGED_CHURN $DISK_SIZE"; } | sha256sum | cut -c1-16)
+	dir=$AGED_CACHE/$fill-$key
+	if [ -f "$dir/ok" ]; then
+		stage "aged image $fill%: cached (${dir#"$top"/})" >&2
+		echo "$dir"; return 0
+	fi
+	rm -rf "$dir" && mkdir -p "$dir"
+	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
+	stage "aged image $fill%: ageing a fresh ext4 (seed $AGED_SEED, churn $AGED_CHURN) into ${dir#"$top"/}" >&2
+	nice "$top/vm/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-5400}" --disk "file:$dir/disk.img.tmp" \
+		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
+		-- "sh /tests/bench/guest-aged.sh age $fill $AGED_SEED $AGED_SETS $AGED_CHURN $AGED_DIRS" \
+		>"$dir/guest.out" 2>"$dir/vmrun.err"
+	rc=$?
+	split_guest_output "$dir/guest.out" "$dir"
+	if [ $rc != 0 ] || ! grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
+		echo "bench/run.sh: ageing to $fill% failed (vm/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'));" \
+			"guest output: $dir/guest.out, vm/run: $dir/vmrun.err" >&2
+		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
+		return 1
+	fi
+	mv "$dir/disk.img.tmp" "$dir/disk.img"
+	date -u '+made=%Y-%m-%d %H:%M UTC' >>"$dir/env.txt"
+	touch "$dir/ok"
+	echo "$dir"
+}
+
+# join_trace DIR: the disk's clock for every engine read of the run
+# (hc-tracejoin); fewer than 99% of the reads found in the trace fails.
+join_trace() {
+	local d=$1
+	"$BTOOLS/hc-tracejoin" --out "$d/join.csv" --summary "$d/join-summary.csv" --cdf-dir "$d/cdf" \
+		"$d/trace.csv" "$d/seek.csv" >"$d/join.out" 2>"$d/join.err"
+}
+
 failed=0
 run_one() { # name kernel job fill run
 	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 img dir cmd rc
 	dir=$out/$name/run$r
 	rm -rf "$dir" && mkdir -p "$dir"
 	[ "$kernel" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
+	base=""
 	if [ "$job" = zones ]; then
 		cmd="sh /tests/bench/guest-scenario.sh zones"
+	elif [ "$job" = aged.fio ]; then
+		aged=$(aged_image "$fill") || {
+			echo "$name $r FAIL ageing" >>"$out/status"; failed=1; return 1; }
+		mkdir -p "$out/$name/aging"
+		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$out/$name/aging/"
+		echo "image=${aged#"$top"/}" >>"$out/$name/aging/env.txt"
+		base=",base=$aged/disk.img"
+		cmd="sh /tests/bench/guest-aged.sh measure /tests/bench/$job $AGED_IO"
 	else
-		cmd="BENCH_QUICK=$QUICK sh /tests/bench/guest-scenario.sh /tests/bench/$job $fill"
+		cmd="BENCH_QUICK=$QUICK sh /tests/bench/guest-scenario.sh /tests/bench/$job"
 	fi
-	stage "$name run $r/$RUNS: $job on the $kernel kernel (fill $fill%)"
+	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$job" = aged.fio ] && echo ", aged to $fill%")"
 	nice "$top/vm/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
-		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv" \
+		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv$base" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
 		-- "$cmd" >"$dir/guest.out" 2>"$dir/vmrun.err"
 	rc=$?
@@ -126,6 +205,14 @@ run_one() { # name kernel job fill run
 			"guest output: $dir/guest.out, vm/run: $dir/vmrun.err" >&2
 		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
 		echo "$name $r FAIL status=$rc" >>"$out/status"
+		failed=1
+		return 1
+	fi
+	# O_DIRECT jobs reach the disk one request per read: join them with the trace
+	if [ "$job" != zones ] && grep -q '^direct=1' "$JOB_DIR/$job" && ! join_trace "$dir"; then
+		echo "bench/run.sh: scenario '$name' run $r: the disk trace does not account for the engine's reads:" >&2
+		sed 's/^/    /' "$dir/join.err" >&2
+		echo "$name $r FAIL trace-join" >>"$out/status"
 		failed=1
 		return 1
 	fi

@@ -8,14 +8,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/scaleout-check
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scaleout-check.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-n=0 failed=0
-t() { # description command...
-	local d=$1; shift
-	n=$((n + 1))
-	if "$@" >>"$tmp/log" 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; failed=1; fi
-}
+. "$top/bench/tap.sh"
+tap_init scaleout-check
 export QUICK=1 TIME_SCALE=0.1 VM_TIMEOUT=600 READY_TIMEOUT=300
 command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/install-deps.sh plot)"; exit 1; }
 # no QEMU of an earlier run may be taken for one of ours

@@ -79,7 +79,7 @@ free_port() {
 
 # fio does not make a job's directory=a:b:c; the guest makes them before
 # the jobs arrive (${HOTCOLD_MNT} is /mnt/bench there).
-dirs=$(sed -n 's/^directory=//p' "${jobs[@]}" | sed 's|\${HOTCOLD_MNT}|/mnt/bench|g' | tr ':' '\n' | sort -u | tr '\n' ' ')
+dirs=$(sed -n 's/^directory=//p' "${jobs[@]}" | sed -e 's|\${HOTCOLD_MNT}|/mnt/bench|g' -e 's|\${HOTCOLD_FSROOT}|/mnt|g' | tr ':' '\n' | sort -u | tr '\n' ' ')
 case $dirs in *[!a-zA-Z0-9/_.\ -]*) die "job files: directory= '$dirs' has characters this script does not pass on" ;; esac
 
 declare -A pid=() fport=() dport=() rc=()

@@ -30,8 +30,8 @@ stats() {
 		$1 != k { flush(); k = $1; n = 0 } { v[++n] = $2 } END { flush() }'
 }
 
-# ---- sequential throughput (seq, seq-stock, fullness-*): MB/s per job
-for s in "$out"/seq "$out"/seq-stock "$out"/fullness-*; do
+# ---- sequential throughput (seq, seq-stock, aged-*): MB/s per job (fio's clock)
+for s in "$out"/seq "$out"/seq-stock "$out"/aged-*; do
 	[ -d "$s" ] || continue
 	n=$(basename "$s")
 	for d in "$s"/run*; do
@@ -62,8 +62,8 @@ awk -F, -v g="${disk_gib:-64}" 'NR == FNR { if (FNR > 1) { x[++n] = $1 / g; y[n]
 		printf "%s,%s,%s,%.2f\n", $1, $3, $5, r }' "$sum/hdd-rate.csv" - <"$sum/seq-runs.csv" |
 	{ echo "scenario,job,pos_frac,model_mb_s"; cat; } >"$sum/seq-model.csv"
 
-# ---- random reads (randread, randread-stock, mixed, fullness-*): latency
-for s in "$out"/randread "$out"/randread-stock "$out"/mixed "$out"/fullness-*; do
+# ---- random reads (randread, randread-stock, mixed, aged-*): the engine's latency
+for s in "$out"/randread "$out"/randread-stock "$out"/mixed "$out"/aged-*; do
 	[ -d "$s" ] || continue
 	n=$(basename "$s")
 	for d in "$s"/run*; do
@@ -145,17 +145,37 @@ awk -F, '$1 == "trace" { printf "%s,%s\n", ($3 == "start") ? 0.0005 : 0.9995, $4
 # the model's zone ratio: outermost / innermost sequential rate
 awk -F, 'NR == 2 { o = $3 } NR > 1 { i = $3 } END { if (i > 0) printf "%.3f,%.2f,%.2f\n", o / i, o, i }' \
 	"$sum/hdd-rate.csv" >"$sum/zone-ratio.csv"
-# ---- fullness: where the hot files went on a filesystem already full
-for s in "$out"/fullness-*; do
-	[ -d "$s" ] || continue
+# ---- the disk's clock: hc-tracejoin's summary of every run (bench/run.sh
+# joined the model's trace with the engine's seek log), long format
+# scenario,job,metric,median,min,max,runs; a run that joined fewer than 99%
+# of its reads never got here (bench/run.sh failed it).
+for f in "$out"/*/run*/join-summary.csv; do
+	[ -f "$f" ] || continue
+	d=$(dirname "$f")
+	awk -F, -v n="$(basename "$(dirname "$d")")" -v r="$(basename "$d")" '
+		FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+			split("service_p50_ms service_p99_ms service_mean_ms engine_p50_ms engine_p99_ms overhead_p50_ms disk_mb_s match_frac", m, " ")
+			for (k in m) if (!(m[k] in c)) { print "summarise: " FILENAME ": no column " m[k] > "/dev/stderr"; exit 1 }
+			next }
+		$c["reads"] > 0 { for (k in m) printf "%s,%s,%s,%s,%s,%s\n", n, r, $c["job"], $c["hotness"], m[k], $c[m[k]] }' "$f" || rc=1
+done >"$sum/disk-runs.csv"
+awk -F, '{ print $1 ":" $3 ":" $4 ":" $5 "," $6 }' "$sum/disk-runs.csv" | stats |
+	awk -F, 'BEGIN { print "scenario,job,hotness,metric,median,min,max,runs" }
+		{ split($1, k, ":"); print k[1] "," k[2] "," k[3] "," k[4] "," $2 "," $3 "," $4 "," $5 }' >"$sum/disk.csv"
+# service-time CDFs on the disk's clock, every run pooled, one file per job
+rm -f "$sum"/cdf-disk-*.csv
+for s in "$out"/*/; do
 	n=$(basename "$s")
-	f=$s/run1
-	[ -s "$f/placement.csv" ] || continue
-	used=$(sed -n 's/^fill_used_pct=//p' "$f/env.txt")
-	awk -F, -v n="$n" -v u="${used:-?}" '$1 == "file" { c[$9]++; p += ($25 + $26) / 2; k++; t[$24]++ }
-		END { o = ""; for (x in c) o = o x "=" c[x] " "; th = ""; for (x in t) th = th x "=" t[x] " "
-			printf "%s,%s,%s,%s,%.4f\n", n, u, o, th, k ? p / k : 0 }' "$f/placement.csv"
-done | { echo "scenario,fill_used_pct,hint_outcomes,thirds,mean_pos_frac"; cat; } >"$sum/fullness.csv"
+	ls "$s"run*/cdf/*.csv >/dev/null 2>&1 || continue
+	for j in $(ls "$s"run*/cdf/*.csv | xargs -n 1 basename | sort -u); do
+		awk -F, 'FNR > 1 { print $1 }' "$s"run*/cdf/"$j" | sort -g |
+			awk '{ v[NR] = $1 } END { print "service_ms,frac"; for (i = 1; i <= NR; i++) print v[i] "," i / NR }' \
+			>"$sum/cdf-disk-$n-$j"
+	done
+done
+
+# ---- aged filesystems: the image's state and each set's placement
+"$(dirname "$0")/summarise-aged.sh" "$out" || rc=1
 
 # ---- stock vs patched: the same job files on both kernels
 join_runs() { # file scenario_patched scenario_stock value_column job_filter
@@ -163,5 +183,8 @@ join_runs() { # file scenario_patched scenario_stock value_column job_filter
 		END { print "job,patched,stock"; for (k in j) if ((p "," k) in v || (s "," k) in v) printf "%s,%s,%s\n", k, v[p "," k], v[s "," k] }' "$1"
 }
 join_runs "$sum/seq.csv" seq seq-stock 3 "-read$" >"$sum/compare-seq.csv"
-join_runs "$sum/rand.csv" randread randread-stock 6 . >"$sum/compare-rand.csv"
+# random reads: service time at the disk (median p50), the disk's clock
+awk -F, 'NR > 1 && $4 == "service_p50_ms" && ($1 == "randread" || $1 == "randread-stock") { v[$1 "," $2] = $5; j[$2] = 1 }
+	END { print "job,patched,stock"; for (k in j) printf "%s,%s,%s\n", k, v["randread," k], v["randread-stock," k] }' \
+	"$sum/disk.csv" >"$sum/compare-rand.csv"
 exit $rc

@@ -1,6 +1,7 @@
 # The same job files on the patched and on the stock kernel: median
 # sequential read throughput (bench/seq.fio) and median random-read
-# latency (bench/randread.fio) per job.
+# service time at the disk (bench/randread.fio, the model trace joined
+# with the seek log) per job.
 # Reads DIR/compare-seq.csv and DIR/compare-rand.csv (job,patched,stock).
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" -e "out='...'" -e "fmt='png'" \
 #                plots/bench-stock-vs-patched.gp
@@ -17,6 +18,6 @@ set title "Sequential O\\_DIRECT read"
 set ylabel "throughput (MB/s)"
 plot dir."/compare-seq.csv" using 2:xtic(1) skip 1 title "patched", "" using 3 skip 1 title "stock"
 set title "Random 4 KiB reads"
-set ylabel "median latency (ms)"
+set ylabel "median service time at the disk (ms, model trace)"
 plot dir."/compare-rand.csv" using 2:xtic(1) skip 1 title "patched", "" using 3 skip 1 title "stock"
 unset multiplot

@@ -1,0 +1,105 @@
+#!/bin/bash
+# The "Aged filesystem" section of RESULTS.md, from OUT/summary/ (bench/
+# summarise.sh and summarise-aged.sh): for each aged-* scenario how the
+# image was made, where each set landed, and what reading it cost on the
+# disk model's clock next to the guest's.  Markdown on stdout; nothing when
+# the run had no aged scenario.  Called by bench/results.sh.
+# Usage: bench/results-aged.sh OUT RELPATH
+set -eu
+out=${1:?usage: bench/results-aged.sh OUT RELPATH}
+rel=${2:-$out}
+sum=$out/summary
+[ "$(wc -l <"$sum/aged-sets.csv" 2>/dev/null || echo 0)" -gt 1 ] || exit 0
+
+# d SCEN JOB METRIC [COL]: disk.csv value (COL 5 median, 6 min, 7 max)
+d() { awk -F, -v s="$1" -v j="$2" -v m="$3" -v c="${4:-5}" '$1 == s && $2 == j && $4 == m { print $c; exit }' "$sum/disk.csv"; }
+# mm SCEN JOB METRIC: "median (min-max)"
+mm() { local a b c; a=$(d "$1" "$2" "$3" 5); b=$(d "$1" "$2" "$3" 6); c=$(d "$1" "$2" "$3" 7)
+	[ -n "$a" ] || { echo "-"; return; }
+	awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { if (b == c) printf "%.2f", a; else printf "%.2f (%.2f-%.2f)", a, b, c }'; }
+st() { awk -F, -v s="$1" -v k="$2" '$1 == s && $2 == k { print $3; exit }' "$sum/aged-state.csv"; }
+set_row() { awk -F, -v s="$1" -v x="$2" '$1 == s && $2 == x' "$sum/aged-sets.csv"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+aim() { # value op limit
+	awk -v v="$1" -v o="$2" -v l="$3" 'BEGIN { if (v == "n/a" || v == "") print "not measured";
+		else if ((o == "le" && v <= l) || (o == "ge" && v >= l)) print "met"; else print "**not met**" }'; }
+outer=$(cut -d, -f2 "$sum/zone-ratio.csv") inner=$(cut -d, -f3 "$sum/zone-ratio.csv") zr=$(cut -d, -f1 "$sum/zone-ratio.csv")
+rev=$(sed -n 's/.*revolution \([0-9.]*\) ms.*/\1/p' "$sum/hdd-curves.txt")
+# the floor of a random 4 KiB read: half a revolution plus the transfer at the outer rate
+floor=$(awk -v r="$rev" -v o="$outer" 'BEGIN { printf "%.3f", r / 2 + 4096 / (o * 1e6) * 1e3 }')
+scen=$(awk -F, 'NR > 1 { print $1 }' "$sum/aged-sets.csv" | sort -u | sort -t- -k2,2n)
+
+echo
+echo "## Aged filesystem (bench/aged.fio, bench/age.c)"
+echo
+disk=$(sed -n 's/^disk=//p' "$out/run-env.txt") ts=$(sed -n 's/^time_scale=//p' "$out/run-env.txt")
+echo "A fresh ext4 on the $disk disk is aged by \`hc-age\` (bench/age.c) on a plain"
+echo "virtual disk, and the image is then served through the disk model (nbdkit's"
+echo "file plugin under a copy-on-write overlay, so every run reads the same image)."
+echo "hc-age makes $(st "$(echo "$scen" | head -n 1)" dirs) top-level directories (Orlov spreads them), creates"
+echo "unhinted fallocate()d filler files with sizes from Impressions' default model"
+echo "(lognormal body mu=9.48 sigma=2.46 with a Pareto tail k=0.91 above 512 MiB;"
+echo "Agrawal et al., FAST '09), then churns (deletes random files, creates new"
+echo "ones) so free space ends up fragmented. While it churns it creates the sets"
+echo "that are read here, with real data, one file at a time and spread over the"
+echo "tree: H and H2 with O_HOT, C with O_COLD, N and N2 unhinted (random 4 KiB"
+echo "reads), HS, CS, NS (one file each, sequential 1 MiB reads)."
+echo
+echo "Latency is the disk model's **service time** (arrival to end, from its trace,"
+echo "joined request by request with the engine's seek log; a run that matches"
+echo "fewer than 99% of the reads fails). The engine's latency is what the"
+echo "application saw through the guest; the guest overhead is the difference."
+echo "Median of the runs (min-max). Drive limits: outer-zone rate $outer MB/s,"
+echo "inner $inner MB/s (zone ratio $zr); floor of a random 4 KiB read (half a"
+echo "revolution + transfer) $floor ms."
+[ "$ts" = 1 ] || echo "This run used time-scale $ts: the guest waited $ts of every modelled delay, so the engine's latency and the guest overhead are not comparable with the disk's times here."
+echo
+echo "| fullness | H/N service p50 (aim <= 0.55) | floor/N | C/N | H/C | HS / outer-zone rate | HS/CS seq (zone ratio $zr) |"
+echo "|---|---|---|---|---|---|---|"
+for s in $scen; do
+	h=$(d "$s" H service_p50_ms) c=$(d "$s" C service_p50_ms) n=$(d "$s" N service_p50_ms)
+	hs=$(d "$s" HS-read disk_mb_s) cs=$(d "$s" CS-read disk_mb_s)
+	hn=$(ratio "$h" "$n") ho=$(ratio "$hs" "$outer")
+	echo "| ${s#aged-}% | $hn ($(aim "$hn" le 0.55)) | $(ratio "$floor" "$n") | $(ratio "$c" "$n") | $(ratio "$h" "$c") | $ho$([ "$s" = aged-80 ] && echo " (aim >= 0.9: $(aim "$ho" ge 0.9))") | $(ratio "$hs" "$cs") |"
+done
+echo
+for s in $scen; do
+	echo "### ${s#aged-}% full ($s)"
+	echo
+	echo "- image: seed $(st "$s" seed), target $(st "$s" target_pct)%, reached $(st "$s" fullness_pct)% of blocks (df: $(st "$s" df_used_pct)%);" \
+		"churn $(awk -v b="$(st "$s" bytes_churned)" -v f="$(st "$s" fs_bytes)" 'BEGIN { printf "%.1f GiB (%.2fx the filesystem)", b / 2^30, b / f }') created and deleted after the first fill;" \
+		"$(st "$s" files_live) files live ($(st "$s" files_created) created, $(st "$s" files_deleted) deleted)"
+	echo "- top-level directories by third of the disk (first/middle/last): $(st "$s" dirs_first)/$(st "$s" dirs_middle)/$(st "$s" dirs_last);" \
+		"extents per file: mean $(st "$s" extents_per_file_mean), p90 $(st "$s" extents_per_file_p90), max $(st "$s" extents_per_file_max)"
+	echo "- free space (e2freefrag): $(st "$s" freefrag_extents) free extents, average $(st "$s" freefrag_avg_kib) KiB, largest $(st "$s" freefrag_max_kib) KiB"
+	echo "- aged in $(st "$s" age_seconds) s on the patched kernel ($(st "$s" made)); e2fsck -fn status $(st "$s" fsck_rc);" \
+		"hint counters while ageing: honoured=$(st "$s" age_hint_honoured), fallback=$(st "$s" age_hint_fallback), dropped_nonrot=$(st "$s" age_hint_dropped_nonrot)"
+	echo
+	echo "| set | hint | files | bytes in first / middle / last third | span (GiB) | extents/file | service p50 (ms) | service p99 (ms) | engine p50 (ms) | guest overhead p50 (ms) | seq MB/s, disk clock | seq MB/s, fio |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for x in H C N H2 N2 HS CS NS; do
+		IFS=, read -r _ _ hint files ext f m l span _ <<<"$(set_row "$s" "$x")"
+		[ -n "${hint:-}" ] || continue
+		case $x in
+		?S) sv="- | - | - | -" q="$(mm "$s" "$x-read" disk_mb_s) | $(awk -F, -v s="$s" -v j="$x-read" '$1 == s && $2 == j { printf "%.2f", $3 }' "$sum/seq.csv")" ;;
+		H|C|N) sv="$(mm "$s" "$x" service_p50_ms) | $(mm "$s" "$x" service_p99_ms) | $(mm "$s" "$x" engine_p50_ms) | $(mm "$s" "$x" overhead_p50_ms)" q="- | -" ;;
+		*) sv="- | - | - | -" q="- | -" ;;
+		esac
+		echo "| $x | $hint | $files | $f / $m / $l | $span | $ext | $sv | $q |"
+	done
+	echo
+	echo "Two sets read at once (4 KiB random reads, one request at a time per job; every row of this table is one of two concurrent jobs):"
+	echo
+	echo "| pair | job | service p50 (ms) | service p99 (ms) | engine p50 (ms) | guest overhead p50 (ms) |"
+	echo "|---|---|---|---|---|---|"
+	for p in "hot + cold:hc-hot hc-cold" "unhinted + unhinted:nn-a nn-b" "hot + hot:hh-a hh-b"; do
+		for j in ${p#*:}; do
+			echo "| ${p%%:*} | $j | $(mm "$s" "$j" service_p50_ms) | $(mm "$s" "$j" service_p99_ms) | $(mm "$s" "$j" engine_p50_ms) | $(mm "$s" "$j" overhead_p50_ms) |"
+		done
+	done
+	echo
+	[ -f "$out/figures/service-cdf-$s.png" ] && echo "- [service-time CDF per set]($rel/figures/service-cdf-$s.png) ([SVG]($rel/figures/service-cdf-$s.svg))" && echo
+done
+[ -f "$out/figures/aged-placement.png" ] && echo "- [placement per third vs fullness]($rel/figures/aged-placement.png) ([SVG]($rel/figures/aged-placement.svg))"
+[ -f "$out/figures/aged-seq.png" ] && echo "- [sequential MB/s vs fullness, with the model's outer and inner rates]($rel/figures/aged-seq.png) ([SVG]($rel/figures/aged-seq.svg))"
+exit 0
