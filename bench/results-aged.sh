@@ -54,6 +54,9 @@ echo "inner $inner MB/s (zone ratio $zr); floor of a random 4 KiB read (half a"
 echo "revolution + transfer) $floor ms."
 [ "$ts" = 1 ] || echo "This run used time-scale $ts: the guest waited $ts of every modelled delay, so the engine's latency and the guest overhead are not comparable with the disk's times here."
 echo
+missing=""
+for f in 50 80 95; do echo "$scen" | grep -qx "aged-$f" || missing="$missing aged-$f"; done
+[ -z "$missing" ] || { echo "**Not run in this run:$missing** (so the aims at those fullness levels are not measured here)."; echo; }
 echo "| fullness | H/N service p50 (aim <= 0.55) | floor/N | C/N | H/C | HS / outer-zone rate | HS/CS seq (zone ratio $zr) |"
 echo "|---|---|---|---|---|---|---|"
 for s in $scen; do

@@ -11,7 +11,8 @@
 #   QUICK=1        small sizes, fewer scenarios (aim: a few minutes)
 #   PROFILE=NAME   drive profile of vm/hdd/profiles.conf (default desktop7200)
 #   RUNS=N         repetitions per scenario (default 3; QUICK: 1)
-#   SCENARIO=NAME  run only this scenario (or a prefix: fullness, ...)
+#   SCENARIO=NAMES run only these scenarios (space-separated; a name or a
+#                  prefix: aged, aged-80, ...)
 #   TIME_SCALE=F   the disk model's time-scale (default 1)
 #   RESULTS=FILE   where to write RESULTS.md (default the repo's)
 #   JOB_DIR=DIR    take the job files from DIR (default bench/)
@@ -77,8 +78,14 @@ grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
 [ -x "$HDD_CURVES" ] || die "'$HDD_CURVES' missing: make hdd"
 for t in hc-age hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
 selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" '
-	NF == 5 && (s != "" ? ($1 == s || index($1, s "-") == 1) : (q == 0 || $5 == "q"))')
+	BEGIN { n = split(s, want, " ") }
+	NF == 5 { if (!n) { if (q == 0 || $5 == "q") print; next }
+		for (i = 1; i <= n; i++) if ($1 == want[i] || index($1, want[i] "-") == 1) { print; next } }')
 [ -n "$selected" ] || die "SCENARIO='$SCENARIO' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
+for w in $SCENARIO; do
+	echo "$all_scenarios" | awk -v w="$w" 'NF == 5 && ($1 == w || index($1, w "-") == 1) { f = 1 } END { exit !f }' ||
+		die "SCENARIO: '$w' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
+done
 for j in $(echo "$selected" | awk '$3 != "zones" { print $3 }' | sort -u); do
 	[ -r "$JOB_DIR/$j" ] || die "job file $JOB_DIR/$j missing"
 done
