@@ -36,6 +36,7 @@ for f in latency-cdf-randread seek-cdf-randread seek-latency; do
 done
 t "RESULTS.md written to the temporary path" grep -q '^## Random 4 KiB reads' "$tmp/RESULTS.md"
 t "RESULTS.md links the figures" grep -q 'figures/latency-cdf-randread.png' "$tmp/RESULTS.md"
+t "every link of RESULTS.md resolves next to it" sh -c "cd '$tmp' && grep -o '](\([^)]*\))' RESULTS.md | sed 's/^](//; s/)\$//' | { ok=1; while read -r l; do [ -f \"\$l\" ] || { echo \"dead link \$l\"; ok=0; }; done; [ \$ok = 1 ]; }"
 t "RESULTS.md not marked partial" sh -c "! grep -q PARTIAL '$tmp/RESULTS.md'"
 t "the repo's RESULTS.md untouched" [ "$before" = "$(repo_sum)" ]
 

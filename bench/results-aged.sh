@@ -4,10 +4,11 @@
 # image was made, where each set landed, and what reading it cost on the
 # disk model's clock next to the guest's.  Markdown on stdout; nothing when
 # the run had no aged scenario.  Called by bench/results.sh.
-# Usage: bench/results-aged.sh OUT RELPATH
+# Usage: bench/results-aged.sh OUT FIGDIR (where the page's PNGs are, as
+# plots/figures/ next to the page)
 set -eu
-out=${1:?usage: bench/results-aged.sh OUT RELPATH}
-rel=${2:-$out}
+out=${1:?usage: bench/results-aged.sh OUT FIGDIR}
+figdir=${2:?usage: bench/results-aged.sh OUT FIGDIR}
 sum=$out/summary
 [ "$(wc -l <"$sum/aged-sets.csv" 2>/dev/null || echo 0)" -gt 1 ] || exit 0
 
@@ -101,8 +102,8 @@ for s in $scen; do
 		done
 	done
 	echo
-	[ -f "$out/figures/service-cdf-$s.png" ] && echo "- [service-time CDF per set]($rel/figures/service-cdf-$s.png) ([SVG]($rel/figures/service-cdf-$s.svg))" && echo
+	[ -f "$figdir/service-cdf-$s.png" ] && echo "- [service-time CDF per set](plots/figures/service-cdf-$s.png)" && echo
 done
-[ -f "$out/figures/aged-placement.png" ] && echo "- [placement per third vs fullness]($rel/figures/aged-placement.png) ([SVG]($rel/figures/aged-placement.svg))"
-[ -f "$out/figures/aged-seq.png" ] && echo "- [sequential MB/s vs fullness, with the model's outer and inner rates]($rel/figures/aged-seq.png) ([SVG]($rel/figures/aged-seq.svg))"
+[ -f "$figdir/aged-placement.png" ] && echo "- [placement per third vs fullness](plots/figures/aged-placement.png)"
+[ -f "$figdir/aged-seq.png" ] && echo "- [sequential MB/s vs fullness, with the model's outer and inner rates](plots/figures/aged-seq.png)"
 exit 0

@@ -29,17 +29,24 @@ mmm() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b {
 # dcell SCENARIO JOB METRIC: median on the disk's clock (summary/disk.csv)
 dcell() { awk -F, -v s="$1" -v j="$2" -v m="$3" '$1 == s && $2 == j && $4 == m { print $5; exit }' "$sum/disk.csv" 2>/dev/null || true; }
 r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
+# The page's figures are tracked next to it (plots/figures/, PNG, from this
+# run), so its links work in a fresh clone; the SVGs (large) stay in OUT.
+figdir=$(dirname "$page")/plots/figures
+mkdir -p "$figdir"
+rm -f "$figdir"/*.png
+cp "$out"/figures/*.png "$figdir/" 2>/dev/null || true
 fig() { # name caption
-	if [ -f "$out/figures/$1.png" ]; then
-		echo "- [$2]($rel/figures/$1.png) ([SVG]($rel/figures/$1.svg))"
+	if [ -f "$figdir/$1.png" ]; then
+		echo "- [$2](plots/figures/$1.png)"
 	fi
 }
 
 {
 	echo "# Results"
 	echo
-	echo "Written by \`make bench\` on $(date -u '+%Y-%m-%d %H:%M UTC') from the files in"
-	echo "\`$rel/\` (one run); nothing here is typed by hand."
+	echo "Written by \`make bench\` from the files of the run started $(env_of date) in"
+	echo "\`$rel/\` (one run); nothing here is typed by hand. Figures: PNG in"
+	echo "\`plots/figures/\` (from this run), SVG in \`$rel/figures/\`."
 	if [ "$(env_of partial)" = 1 ]; then
 		echo
 		echo "**This run is PARTIAL: some scenarios failed** (see \`$rel/status\`):"
@@ -155,7 +162,7 @@ fig() { # name caption
 		fig stock-vs-patched "stock vs patched"
 	fi
 
-	"$top/bench/results-aged.sh" "$out" "$rel"
+	"$top/bench/results-aged.sh" "$out" "$figdir"
 
 	if [ "$(wc -l <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
