@@ -17,6 +17,9 @@
 #    resgid|stock
 #  vdc, 2 groups: hc_place small|stock-small
 #  vdb, -N 2048 -g 8192: hc_fallback (patched) | hc_abi (stock)
+#  vdb, -g 8192 -m 0: hc_region mountopts, tunables; hc-age to 80% and
+#    95% with region_reserve off and on, hc_region verify (counters ==
+#    FIEMAP; reserve: hot set in its region), enospc | hc_region stock
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
@@ -213,6 +216,45 @@ if mkfs_ext4 "$VDB" -b 4096 -N 2048 -g 8192 && mnt "$VDB" /mnt/b; then
 		run hc_abi /mnt/b
 	fi
 	umnt_fsck "$VDB" /mnt/b "fallback tests"
+fi
+
+##### 11: the regions as the disk fills (vdb: 32 groups of 32 MiB, no
+##### root reserve): tunables, cold from the inner end, counters == FIEMAP
+##### on aged filesystems, the reserve keeps the hot region, no early ENOSPC
+diag "=== regions on $VDB as it fills ==="
+if [ "$FLAVOUR" = patched ]; then
+	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0; then
+		mkdir -p /mnt/b
+		run hc_region mountopts "$VDB" /mnt/b
+		if mnt "$VDB" /mnt/b; then
+			run hc_region tunables "$VDB" /mnt/b
+			umnt_fsck "$VDB" /mnt/b "region tunables"
+		fi
+	fi
+	for spec in 80:noreserve 80:reserve 95:reserve 95:noreserve; do
+		pct=${spec%%:*}
+		mode=${spec#*:}
+		opts=noinit_itable
+		[ "$mode" = reserve ] && opts=$opts,region_reserve=1
+		mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0 || continue
+		if ! timeout 120 mount -t ext4 -o "$opts" "$VDB" /mnt/b 2>/tmp/mount.log; then
+			nok "mount -o $opts $VDB: $(cat /tmp/mount.log)"
+			continue
+		fi
+		if timeout "$TMO" "$T/hc-age" --seed 1 --target "$pct" --churn 0.5 \
+			--dirs 32 --sets H:hot:8:4M,C:cold:8:4M,N:none:8:4M --quiet \
+			/mnt/b >/tmp/age.log 2>&1; then
+			ok "hc-age to $pct% on $VDB ($mode): $(grep -E '^(fullness_pct|files_live|elapsed_s)=' /tmp/age.log | tr '\n' ' ')"
+			run hc_region verify "$VDB" /mnt/b /mnt/b/.aging/manifest.csv "$mode"
+			[ "$spec" = 95:reserve ] && run hc_region enospc "$VDB" /mnt/b
+		else
+			nok "hc-age to $pct% on $VDB ($mode): $(tail -5 /tmp/age.log)"
+		fi
+		umnt_fsck "$VDB" /mnt/b "regions at $pct% ($mode)"
+	done
+elif mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0; then
+	mkdir -p /mnt/b
+	run hc_region stock "$VDB" /mnt/b
 fi
 
 ##### 8: tmpfs and ext2 accept the flags

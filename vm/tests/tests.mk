@@ -25,10 +25,10 @@ GUEST_CFLAGS  ?= -static -O2 -Wall -Wextra
 GUEST_OA2_SRC  = $(KSRC_PATCHED)/tools/testing/selftests/openat2
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
-		 hc_sbdump create_bench
+		 hc_sbdump hc_region create_bench
 GUEST_SCRIPTS := guest-check.sh guest-bench.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS)) \
-		 $(GUEST_BIN)/openat2/.built
+		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age
 
 .PHONY: guest-tests guest-helpers-check guest-tests-clean
 
@@ -41,6 +41,10 @@ $(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_SRC)/hotcold_test.h | $(GUEST_BIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
 $(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
+	install -m 0755 $< $@
+
+# the benchmark's aging tool ages the small filesystems of the region tests
+$(GUEST_BIN)/hc-age: $(BUILD)/bench-tools/hc-age | $(GUEST_BIN)
 	install -m 0755 $< $@
 
 # openat2 selftests, static, no sanitizers (their Makefile adds ASan/UBSan,
