@@ -26,6 +26,11 @@
  *	hint_honoured and hint_spilled equal what FIEMAP shows; with the
  *	reserve on, at least 90% of the hot set's clusters are in the hot
  *	region.  Prints where the unhinted fillers and the sets went.
+ *   hc_region persist-write DEV MNT, then (umount, mount)
+ *   hc_region persist-append DEV MNT
+ *	an O_HOT and an O_COLD file of 4 MiB written, then after the remount
+ *	8 MiB appended to each: the appended extents stay in the file's
+ *	region, and are counted there.
  *   hc_region enospc DEV MNT
  *	fallocate() 1 MiB unhinted files until ENOSPC: it comes only when
  *	the free space left is within reserved_clusters + 2 MiB.
@@ -343,6 +348,90 @@ static int tunables_mode(const char *mnt)
 	return tap_exit();
 }
 
+/* --------------------------------------------------------- persist */
+
+/*
+ * persist-write: an O_HOT and an O_COLD file of 4 MiB in a directory,
+ * with a symlink to each in MNT.  persist-append (after umount + mount,
+ * so the inodes are read back from disk): 8 MiB appended to each; every
+ * extent stays in the file's region, and the counters count the appended
+ * clusters as in the region (the hint came back with the inode).  An
+ * unhinted 8 MiB append right after mount would follow the stream goal,
+ * group 0: out of the cold region.
+ */
+static int persist(const char *mnt, int append)
+{
+	static const int flags[] = { O_HOT, O_COLD };
+	long long in0 = read_counter(devname, "hint_clusters_in_region");
+	struct dirinfo mid;
+	unsigned int i;
+
+	if (!append) {
+		char dir[600];
+
+		snprintf(dir, sizeof(dir), "%s/persist", mnt);
+		if (mkdir(dir, 0755) || dir_info(dir, &G, &mid))
+			tap_bail("mkdir %s: %s", dir, strerror(errno));
+		for (i = 0; i < 2; i++) {
+			struct fileres r;
+			struct split s;
+			char name[64], link[600], target[700];
+			int fd;
+
+			snprintf(name, sizeof(name), "persist-%s",
+				 flag_name(flags[i]));
+			if (make_file(&G, mid.path, name, flags[i], 4u << 20,
+				      &r))
+				tap_bail("create %s/%s", mid.path, name);
+			snprintf(target, sizeof(target), "%s/%s", mid.path,
+				 name);
+			snprintf(link, sizeof(link), "%s/%s", mnt, name);
+			if (symlink(target, link))
+				tap_bail("symlink %s: %s", link, strerror(errno));
+			fd = open(target, O_RDONLY);
+			if (fd < 0 || fiemap_split(fd, region_of(i == 0), &s))
+				tap_bail("FIEMAP %s", target);
+			close(fd);
+			tap_ok(s.out == 0 && s.in > 0, "%s: written in its "
+			       "region, groups %u..%u (dir group %u)", name,
+			       s.min_group, s.max_group, mid.group);
+		}
+		return tap_exit();
+	}
+	for (i = 0; i < 2; i++) {
+		struct split s;
+		char path[600];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/persist-%s", mnt,
+			 flag_name(flags[i]));
+		fd = open(path, O_WRONLY | O_APPEND);
+		if (fd < 0 || write_fill(fd, 8u << 20, 3)) {
+			tap_ok(0, "append 8 MiB to %s: %s", path,
+			       strerror(errno));
+			continue;
+		}
+		close(fd);
+		fd = open(path, O_RDONLY);
+		if (fd < 0 || fiemap_split(fd, region_of(i == 0), &s)) {
+			tap_ok(0, "FIEMAP %s", path);
+			continue;
+		}
+		close(fd);
+		tap_ok(s.out == 0 && s.in * G.block_size == 12u << 20,
+		       "after umount + mount, an 8 MiB append to the %s file "
+		       "stays in its region: %" PRIu64 " blocks in, %" PRIu64
+		       " out, groups %u..%u", flag_name(flags[i]), s.in, s.out,
+		       s.min_group, s.max_group);
+	}
+	tap_ok(read_counter(devname, "hint_clusters_in_region") - in0 ==
+	       2 * (8 << 20) / (long long)G.block_size,
+	       "the appends were counted in the region (%lld clusters, want "
+	       "%lld)", read_counter(devname, "hint_clusters_in_region") - in0,
+	       2 * (8 << 20) / (long long)G.block_size);
+	return tap_exit();
+}
+
 /* ---------------------------------------------------------- verify */
 
 struct setfile {
@@ -613,7 +702,7 @@ int main(int argc, char **argv)
 	const char *mode, *dev, *mnt;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: %s mountopts|stock|tunables|verify|enospc "
+		fprintf(stderr, "usage: %s mountopts|stock|tunables|persist-write|persist-append|verify|enospc "
 			"DEV MNT [MANIFEST reserve|noreserve]\n", argv[0]);
 		return 2;
 	}
@@ -632,6 +721,8 @@ int main(int argc, char **argv)
 		return tunables_mode(mnt);
 	if (!strcmp(mode, "enospc"))
 		return enospc(mnt);
+	if (!strcmp(mode, "persist-write") || !strcmp(mode, "persist-append"))
+		return persist(mnt, !strcmp(mode, "persist-append"));
 	if (!strcmp(mode, "verify") && argc == 6 &&
 	    (!strcmp(argv[5], "reserve") || !strcmp(argv[5], "noreserve")))
 		return verify(mnt, argv[4], !strcmp(argv[5], "reserve"));
