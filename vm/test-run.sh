@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Tests of vm/run itself, on a given kernel.  TAP-style output.
 kernel=${1:?usage: test-run.sh BZIMAGE}
 run="$(dirname "$0")/run"
@@ -47,3 +47,36 @@ i=0
 while ! pkill -KILL -f "^qemu-system-x86_64 .*$tag" 2>/dev/null && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 wait $rp
 check "QEMU killed under a running guest fails fast" 125 $?
+
+# A checkout, a build folder, a kernel and an --initrd-extra folder whose
+# paths have a space and a comma: every path stays one argument to QEMU
+# (no eval), and a comma in a -drive/-blockdev value is doubled.
+sp=$(mktemp -d "${TMPDIR:-/tmp}/vm run,XXXX")
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$sp/build dir,2/vm" "$sp/kernel dir,3" "$sp/extra dir,4"
+ln -s "${BUILD:-$top/build}/hdd" "$sp/build dir,2/hdd"
+ln -s "$top" "$sp/top dir,1"
+cp "$kernel" "$sp/kernel dir,3/bzImage"
+cp "${BUILD:-$top/build}/vm/initramfs.cpio" "$sp/build dir,2/vm/initramfs.cpio"
+echo "from a path with a space, and a comma" >"$sp/extra dir,4/hello"
+hdd=""
+[ -f "${BUILD:-$top/build}/hdd/nbdkit-hdd-filter.so" ] && command -v nbdkit >/dev/null &&
+	hdd="--hdd 1G,time-scale=0"
+out=$(BUILD="$sp/build dir,2" "$sp/top dir,1/vm/run" --kernel "$sp/kernel dir,3/bzImage" --disk 64M $hdd \
+	--initrd-extra "$sp/extra dir,4" -- 'cat /hello; ls /sys/block | grep -c "^vd"; exit 7' 2>"$sp/err")
+check "a run from paths with a space and a comma ($hdd)" 7 $?
+n=$((n + 1))
+want=2
+[ -n "$hdd" ] || want=1
+case $out in *"from a path with a space, and a comma"*"$want")
+	echo "ok $n - its extra file and its $want disk(s) reach the guest";;
+	*) echo "not ok $n - its extra file and its $want disk(s) reach the guest (got '$out'; $(tail -3 "$sp/err"))";; esac
+dry=$(BUILD="$sp/build dir,2" "$sp/top dir,1/vm/run" --dry-run --kernel "$sp/kernel dir,3/bzImage" --disk 64M -- true 2>&1)
+n=$((n + 1))
+case $dry in *"-kernel $(printf '%q' "$sp/kernel dir,3/bzImage") "*)
+	echo "ok $n - --dry-run quotes each argument for the shell";;
+	*) echo "not ok $n - --dry-run quotes each argument for the shell (got '$dry')";; esac
+n=$((n + 1))
+case $dry in *"file=$(printf '%q' "${sp//,/,,}/build dir,,2/")"*) echo "ok $n - a comma in a -drive path is doubled";;
+	*) echo "not ok $n - a comma in a -drive path is doubled (got '$dry')";; esac
+rm -rf "$sp"

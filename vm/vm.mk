@@ -16,7 +16,7 @@ vm-shell: kernel-patched vm-initramfs
 
 # vm/run's own contract: output and exit status come back, a hung guest is
 # killed, bad options are refused.
-vm-check: kernel-stock vm-initramfs
+vm-check: kernel-stock vm-initramfs hdd
 	@vm/test-run.sh $(BZIMAGE_STOCK)
 
 guest-check-patched: kernel-patched guest-tests vm-initramfs
