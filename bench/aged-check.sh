@@ -6,7 +6,8 @@
 # every set's placement was read back and reported, the page has the
 # section; and ageing the same seed again gives the same operations (the
 # manifest digests agree; that another seed gives others is a host test of
-# hc-age, bench/test-age.sh).
+# hc-age, bench/test-age.sh); then aged-80 with the kernel's region reserve
+# off and on.
 # Prints `ok N - ...` / `not ok N - ...`; exit 0 when all passed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,5 +49,20 @@ t "same seed: same manifest digest" sh -c "d1=\$(sed -n 's/^digest=//p' '$out/ag
 t "same seed: same set files and sizes" cmp "$out/aged-50/aging/sets.csv" "$out-2/aged-50/aging/sets.csv"
 # A cached image is reused, not made again.
 t "the cache is reused for the same parameters" sh -c "env QUICK=1 RUNS=1 SCENARIO=aged-50 TIME_SCALE=0.1 BENCH_DISK=4G AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE='$tmp/cache' AGED_SEED=7 RESULTS='$tmp/R4.md' timeout 1800 '$top/bench/run.sh' '$out-2' 2>&1 | grep -q 'aged image 50%: cached'"
+
+# The kernel's region reserve: SCENARIO=aged-80 runs aged-80 and
+# aged-80-reserve (region_reserve=1 while ageing and measuring) side by side.
+rm -rf "$out-r"
+t "aged-80 and aged-80-reserve run (4G, 80%)" env QUICK=1 RUNS=1 SCENARIO=aged-80 TIME_SCALE=0.1 BENCH_DISK=4G \
+	AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE="$tmp/cache3" AGED_SEED=7 RESULTS="$tmp/R3.md" \
+	VM_TIMEOUT=900 AGED_TIMEOUT=900 timeout 2400 "$top/bench/run.sh" "$out-r"
+t "aged-80-reserve was aged and measured with region_reserve=1" sh -c "grep -qx mount_opts=region_reserve=1 '$out-r/aged-80-reserve/aging/env.txt' &&
+	grep -qx region_reserve=1 '$out-r/aged-80-reserve/aging/env.txt' && grep -qx region_reserve=1 '$out-r/aged-80-reserve/run1/env.txt'"
+t "aged-80 was aged without it" sh -c "grep -qx mount_opts=none '$out-r/aged-80/aging/env.txt' && grep -qx region_reserve=0 '$out-r/aged-80/aging/env.txt'"
+t "RESULTS.md sets the reserve off and on side by side" sh -c "grep -q '^### The region reserve: off vs on' '$tmp/R3.md' &&
+	[ \$(grep -c '^| 80% | o[nf]f* |' '$tmp/R3.md') = 2 ]"
+h=$(awk -F, '$1 == "aged-80-reserve" && $2 == "H" { print $6 }' "$out-r/summary/aged-sets.csv" 2>/dev/null)
+t "with the reserve on, >= 90% of the hot set in the first third at 80% (got ${h:-nothing})" \
+	awk -v h="$h" 'BEGIN { exit !(h != "" && h >= 0.9) }'
 [ $failed = 0 ] || { echo "aged-check: details in the log below" >&2; tail -n 40 "$tmp/log" >&2; }
 exit $failed

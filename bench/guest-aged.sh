@@ -1,17 +1,18 @@
 #!/bin/sh
 # Runs in the guest (vm/run): the aged-filesystem scenario, in two steps.
 #
-#   sh guest-aged.sh age TARGET SEED SETS CHURN DIRS
+#   sh guest-aged.sh age TARGET SEED SETS CHURN DIRS [MOUNTOPTS]
 #     on a plain virtio disk (/dev/vda, no disk model: fast): mke2fs with a
 #     fixed UUID and directory-hash seed (Orlov spreads top-level
 #     directories by that hash, so the layout repeats), then hc-age to
 #     TARGET percent with the given seed, sets (NAME:HINT:NFILES:SIZE,...),
 #     churn and top-level directory count; then e2freefrag and e2fsck -fn
 #     on the unmounted filesystem.  bench/run.sh keeps the disk image.
-#   sh guest-aged.sh measure JOBFILE IO
+#   sh guest-aged.sh measure JOBFILE IO [MOUNTOPTS]
 #     on that image served through the disk model: mount it, take the set
 #     files from hc-age's manifest, run JOBFILE with fio and the engine
 #     (random reads of IO bytes per job).
+#   MOUNTOPTS: extra ext4 mount options for both steps (e.g. region_reserve=1).
 #
 # Every result file is printed between marker lines
 #   @@BENCH-FILE-BEGIN name@@ ... @@BENCH-FILE-END name@@
@@ -43,12 +44,14 @@ counters() { # prefix: the ext4 hint counters, if this kernel has them
 
 case ${1:-} in
 age)
-	[ $# = 6 ] || { echo "usage: guest-aged.sh age TARGET SEED SETS CHURN DIRS"; exit 2; }
-	target=$2 seed=$3 sets=$4 churn=$5 dirs=$6
+	[ $# = 6 ] || [ $# = 7 ] || { echo "usage: guest-aged.sh age TARGET SEED SETS CHURN DIRS [MOUNTOPTS]"; exit 2; }
+	target=$2 seed=$3 sets=$4 churn=$5 dirs=$6 mopts=${7:-}
+	echo "mount_opts=${mopts:-none}" >>$out/env.txt
 	t0=$(cut -d. -f1 /proc/uptime)
 	mke2fs -q -t ext4 -U $FS_UUID -E lazy_itable_init=1,lazy_journal_init=1,hash_seed=$FS_HASH_SEED \
 		/dev/vda || exit 1
-	mount -o noinit_itable /dev/vda /mnt || exit 1
+	mount -o noinit_itable${mopts:+,$mopts} /dev/vda /mnt || exit 1
+	echo "region_reserve=$(cat /sys/fs/ext4/vda/region_reserve 2>/dev/null || echo n/a)" >>$out/env.txt
 	"$here/hc-age" --seed "$seed" --target "$target" --sets "$sets" --churn "$churn" \
 		--dirs "$dirs" /mnt >$out/age.out 2>$out/age.err
 	rc=$?
@@ -66,10 +69,12 @@ age)
 	for f in env.txt state.txt sets.csv freefrag.txt fsck.txt age.err; do emit $f $out/$f; done
 	exit 0 ;;
 measure)
-	[ $# = 3 ] || { echo "usage: guest-aged.sh measure JOBFILE IO"; exit 2; }
-	job=$2
+	[ $# = 3 ] || [ $# = 4 ] || { echo "usage: guest-aged.sh measure JOBFILE IO [MOUNTOPTS]"; exit 2; }
+	job=$2 mopts=${4:-}
+	echo "mount_opts=${mopts:-none}" >>$out/env.txt
 	[ -r "$job" ] || { echo "guest-aged: job file '$job' not found"; exit 2; }
-	mount -o noinit_itable /dev/vda /mnt || exit 1
+	mount -o noinit_itable${mopts:+,$mopts} /dev/vda /mnt || exit 1
+	echo "region_reserve=$(cat /sys/fs/ext4/vda/region_reserve 2>/dev/null || echo n/a)" >>$out/env.txt
 	m=/mnt/.aging/manifest.csv
 	[ -r $m ] || { echo "guest-aged: no $m: not an image made by 'guest-aged.sh age'"; exit 2; }
 	# AGED_<set>: the set's files joined by ':' (fio's filename list)
@@ -95,6 +100,6 @@ measure)
 	[ $rc = 0 ] || { echo "guest-aged: fio exited with status $rc"; cat $out/fio.stderr; }
 	exit $rc ;;
 *)
-	echo "usage: guest-aged.sh age TARGET SEED SETS CHURN DIRS | measure JOBFILE IO"
+	echo "usage: guest-aged.sh age TARGET SEED SETS CHURN DIRS [MOUNTOPTS] | measure JOBFILE IO [MOUNTOPTS]"
 	exit 2 ;;
 esac

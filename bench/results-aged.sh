@@ -28,7 +28,11 @@ outer=$(cut -d, -f2 "$sum/zone-ratio.csv") inner=$(cut -d, -f3 "$sum/zone-ratio.
 rev=$(sed -n 's/.*revolution \([0-9.]*\) ms.*/\1/p' "$sum/hdd-curves.txt")
 # the floor of a random 4 KiB read: half a revolution plus the transfer at the outer rate
 floor=$(awk -v r="$rev" -v o="$outer" 'BEGIN { printf "%.3f", r / 2 + 4096 / (o * 1e6) * 1e3 }')
-scen=$(awk -F, 'NR > 1 { print $1 }' "$sum/aged-sets.csv" | sort -u | sort -t- -k2,2n)
+scen=$(awk -F, 'NR > 1 { print $1 }' "$sum/aged-sets.csv" | sort -u | sort -t- -k2,2n -k3,3)
+# lbl SCEN: "80%" or "80%, reserve on" (aged-80-reserve: region_reserve=1)
+lbl() { local f=${1#aged-}; case $f in *-reserve) echo "${f%-reserve}%, reserve on" ;; *) echo "$f%" ;; esac; }
+# third SCEN SET first|middle|last: the fraction of the set's bytes there
+third() { set_row "$1" "$2" | awk -F, -v w="$3" '{ print (w == "first" ? $6 : w == "middle" ? $7 : $8) }'; }
 
 echo
 echo "## Aged filesystem (bench/aged.fio, bench/age.c)"
@@ -64,12 +68,40 @@ for s in $scen; do
 	h=$(d "$s" H service_p50_ms) c=$(d "$s" C service_p50_ms) n=$(d "$s" N service_p50_ms)
 	hs=$(d "$s" HS-read disk_mb_s) cs=$(d "$s" CS-read disk_mb_s)
 	hn=$(ratio "$h" "$n") ho=$(ratio "$hs" "$outer")
-	echo "| ${s#aged-}% | $hn ($(aim "$hn" le 0.55)) | $(ratio "$floor" "$n") | $(ratio "$c" "$n") | $(ratio "$h" "$c") | $ho$([ "$s" = aged-80 ] && echo " (aim >= 0.9: $(aim "$ho" ge 0.9))") | $(ratio "$hs" "$cs") |"
+	echo "| $(lbl "$s") | $hn ($(aim "$hn" le 0.55)) | $(ratio "$floor" "$n") | $(ratio "$c" "$n") | $(ratio "$h" "$c") | $ho$(case $s in aged-80|aged-80-reserve) echo " (aim >= 0.9: $(aim "$ho" ge 0.9))" ;; esac) | $(ratio "$hs" "$cs") |"
 done
 echo
+# The kernel's region reserve (region_reserve=1, patch 9): the same ageing
+# with unhinted files kept out of the hot and cold regions, beside the run
+# without it, so what hot files gain and unhinted ones lose is measured.
+pairs=""
 for s in $scen; do
-	echo "### ${s#aged-}% full ($s)"
+	case $s in *-reserve) echo "$scen" | grep -qx "${s%-reserve}" && pairs="$pairs ${s%-reserve}" ;; esac
+done
+if [ -n "$pairs" ]; then
+	echo "### The region reserve: off vs on"
 	echo
+	echo "Same seed, sets and churn; with the reserve on (mount option region_reserve=1,"
+	echo "both while ageing and while measuring) unhinted files keep out of the hot and"
+	echo "cold regions until the middle, then the cold region, is 95% full. Fractions"
+	echo "are of the set's bytes; service times on the disk's clock, median (min-max)."
+	echo
+	echo "| fullness | reserve | H in first third | C in last third | N in first / middle / last third | H service p50 (ms) | N service p50 (ms) | H/N | HS MB/s | NS MB/s | HS / outer-zone rate |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	for b in $pairs; do
+		for s in "$b" "$b-reserve"; do
+			echo "| ${b#aged-}% | $(case $s in *-reserve) echo on ;; *) echo off ;; esac) | $(third "$s" H first) | $(third "$s" C last) |" \
+				"$(third "$s" N first) / $(third "$s" N middle) / $(third "$s" N last) | $(mm "$s" H service_p50_ms) | $(mm "$s" N service_p50_ms) |" \
+				"$(ratio "$(d "$s" H service_p50_ms)" "$(d "$s" N service_p50_ms)") | $(mm "$s" HS-read disk_mb_s) | $(mm "$s" NS-read disk_mb_s) |" \
+				"$(ratio "$(d "$s" HS-read disk_mb_s)" "$outer") |"
+		done
+	done
+	echo
+fi
+for s in $scen; do
+	echo "### $(lbl "$s") full ($s)"
+	echo
+	echo "- mount options while ageing and measuring: $(st "$s" mount_opts) (region_reserve $(st "$s" region_reserve))"
 	echo "- image: seed $(st "$s" seed), target $(st "$s" target_pct)%, reached $(st "$s" fullness_pct)% of blocks (df: $(st "$s" df_used_pct)%);" \
 		"churn $(awk -v b="$(st "$s" bytes_churned)" -v f="$(st "$s" fs_bytes)" 'BEGIN { printf "%.1f GiB (%.2fx the filesystem)", b / 2^30, b / f }') created and deleted after the first fill;" \
 		"$(st "$s" files_live) files live ($(st "$s" files_created) created, $(st "$s" files_deleted) deleted)"

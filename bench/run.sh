@@ -48,13 +48,17 @@ die() { echo "bench/run.sh: $*" >&2; exit 2; }
 
 # ---- scenarios: name kernel jobfile fill (QUICK runs those marked q)
 # aged-*: the filesystem aged by hc-age to FILL percent (bench/guest-aged.sh),
-# the image cached in build/aged/ and served through the disk model.
+# the image cached in build/aged/ and served through the disk model; FILL
+# +reserve: aged and measured with the kernel's region_reserve=1 (unhinted
+# files keep out of the hot and cold regions while the rest has room).
 # scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);
 # one run whatever RUNS says: it shows the set-up, the scenarios above measure.
 all_scenarios="
 aged-50 patched aged.fio 50 q
 aged-80 patched aged.fio 80 -
+aged-80-reserve patched aged.fio 80+reserve -
 aged-95 patched aged.fio 95 -
+aged-95-reserve patched aged.fio 95+reserve -
 placement patched placement.fio 0 q
 seq patched seq.fio 0 q
 randread patched randread.fio 0 q
@@ -140,8 +144,10 @@ fi
 # it first if build/aged/ has none for these parameters.  The key covers
 # everything the layout depends on: the tool, the guest script, the kernel,
 # the seed, the sets, the churn, the disk size.
+aged_mount_opts() { case $1 in *+reserve) echo region_reserve=1 ;; esac; }
 aged_image() {
-	local fill=$1 key dir rc
+	local fill=$1 pct=${1%%+*} opts key dir rc
+	opts=$(aged_mount_opts "$fill")
 	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-aged.sh" "$BZIMAGE_PATCHED" | cut -d' ' -f1
 		echo "$fill $AGED_SEED $AGED_DIRS $AGED_SETS $AGED_CHURN $DISK_SIZE"; } | sha256sum | cut -c1-16)
 	dir=$AGED_CACHE/$fill-$key
@@ -151,10 +157,10 @@ aged_image() {
 	fi
 	rm -rf "$dir" && mkdir -p "$dir"
 	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
-	stage "aged image $fill%: ageing a fresh ext4 (seed $AGED_SEED, churn $AGED_CHURN) into ${dir#"$top"/}" >&2
+	stage "aged image $fill%: ageing a fresh ext4 (seed $AGED_SEED, churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
 	nice "$top/vm/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-5400}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest-aged.sh age $fill $AGED_SEED $AGED_SETS $AGED_CHURN $AGED_DIRS" \
+		-- "sh /tests/bench/guest-aged.sh age $pct $AGED_SEED $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" \
 		>"$dir/guest.out" 2>"$dir/vmrun.err"
 	rc=$?
 	split_guest_output "$dir/guest.out" "$dir"
@@ -194,11 +200,11 @@ run_one() { # name kernel job fill run
 		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$out/$name/aging/"
 		echo "image=${aged#"$top"/}" >>"$out/$name/aging/env.txt"
 		base=",base=$aged/disk.img"
-		cmd="sh /tests/bench/guest-aged.sh measure /tests/bench/$job $AGED_IO"
+		cmd="sh /tests/bench/guest-aged.sh measure /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"
 	else
 		cmd="BENCH_QUICK=$QUICK sh /tests/bench/guest-scenario.sh /tests/bench/$job"
 	fi
-	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$job" = aged.fio ] && echo ", aged to $fill%")"
+	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$job" = aged.fio ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}")"
 	nice "$top/vm/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv$base" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \

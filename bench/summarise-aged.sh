@@ -57,20 +57,22 @@ done
 	sort -t, -k1,1 -k2,2 "$sum/aged-sets.tmp"; } >"$sum/aged-sets.csv"
 rm -f "$sum"/aged-*.tmp
 
-# For the figures, one row per fullness (fill = the scenario's number):
+# For the figures, one row per fullness (fill = the scenario's number; the
+# aged-FILL-reserve scenarios are not in them, RESULTS.md sets them beside
+# aged-FILL in a table):
 #   aged-thirds.csv  fill, then SET_first and SET_last (fraction of the
 #                    set's bytes in the first / last third) for H C N H2 N2
 #   aged-seq.csv     fill, then HS CS NS sequential MB/s on the disk's clock
 #                    (median, min, max of the runs; hc-tracejoin) and fio's
-awk -F, 'NR > 1 { f = $1; sub(/^aged-/, "", f); v[f "," $2 ",first"] = $6; v[f "," $2 ",last"] = $8; fills[f] = 1 }
+awk -F, 'NR > 1 { f = $1; sub(/^aged-/, "", f); if (f !~ /^[0-9]+$/) next; v[f "," $2 ",first"] = $6; v[f "," $2 ",last"] = $8; fills[f] = 1 }
 	END { printf "fill"; split("H C N H2 N2", S, " ")
 		for (i = 1; i <= 5; i++) printf ",%s_first,%s_last", S[i], S[i]; print ""
 		for (f in fills) { printf "%s", f; for (i = 1; i <= 5; i++) printf ",%s,%s", v[f "," S[i] ",first"], v[f "," S[i] ",last"]; print "" } }' \
 	"$sum/aged-sets.csv" | { read -r h; echo "$h"; sort -n; } >"$sum/aged-thirds.csv"
 awk -F, 'FILENAME ~ /disk.csv$/ && $1 ~ /^aged-/ && $4 == "disk_mb_s" && $2 ~ /^[HCN]S-read$/ {
-		f = $1; sub(/^aged-/, "", f); j = substr($2, 1, 2); d[f "," j] = $5 "," $6 "," $7; fills[f] = 1 }
+		f = $1; sub(/^aged-/, "", f); if (f !~ /^[0-9]+$/) next; j = substr($2, 1, 2); d[f "," j] = $5 "," $6 "," $7; fills[f] = 1 }
 	FILENAME ~ /seq.csv$/ && $1 ~ /^aged-/ && $2 ~ /^[HCN]S-read$/ {
-		f = $1; sub(/^aged-/, "", f); j = substr($2, 1, 2); q[f "," j] = $3 }
+		f = $1; sub(/^aged-/, "", f); if (f !~ /^[0-9]+$/) next; j = substr($2, 1, 2); q[f "," j] = $3 }
 	END { print "fill,HS_disk,HS_min,HS_max,CS_disk,CS_min,CS_max,NS_disk,NS_min,NS_max,HS_fio,CS_fio,NS_fio"
 		for (f in fills) printf "%s,%s,%s,%s,%s,%s,%s\n", f, d[f ",HS"], d[f ",CS"], d[f ",NS"], q[f ",HS"], q[f ",CS"], q[f ",NS"] }' \
 	"$sum/disk.csv" "$sum/seq.csv" | { read -r h; echo "$h"; sort -n; } >"$sum/aged-seq.csv"
