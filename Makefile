@@ -35,7 +35,7 @@ all: help
 
 help:
 	@echo "Targets:"
-	@echo "  check                 run every test; ends with 'N passed, M failed'"
+	@echo "  check                 run every test; ends with 'N passed, M failed, K skipped'"
 	@echo "  bench                 the main job: build, boot, run every scenario, plot,"
 	@echo "                        write RESULTS.md (QUICK=1 PROFILE= RUNS= SCENARIO=)"
 	@echo "  kernel-bench          only the create()+unlink() rate, patched vs stock"
@@ -153,7 +153,8 @@ bench: $(BUILD)/.stamp-deps
 CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check
 
 # ---------------------------------------------------------------- check
-# Each check target prints TAP-style lines; bench/tap-count.sh adds them up.
+# Each check target prints TAP-style lines; vm/tap-count.sh adds them up
+# (a line "ok ... # SKIP reason" is a skip: counted, neither pass nor failure).
 check: $(BUILD)/.stamp-deps
 	@mkdir -p $(BUILD)/check
 	@rm -f $(BUILD)/check/*.tap

@@ -17,8 +17,8 @@
 # when the config does not build it, so membership is decided first, by
 # evaluating the kbuild Makefiles of the file's directory and of its
 # parents under OUT_DIR's config; a file that is not part of the x86_64
-# allmodconfig build (e.g. hostfs, which is UML-only) is reported as a
-# "# skip" comment and not counted as a pass.  Exit status is non-zero if
+# allmodconfig build (e.g. hostfs, which is UML-only) is reported as
+# "ok N - FILE # SKIP reason": a skip, not a pass.  Exit status is non-zero if
 # any file failed.
 #
 # Environment: JOBS (default 2), MAKE_NICE (default 10).
@@ -156,13 +156,15 @@ skip=0
 for f in "${files[@]}"; do
 	case $f in
 	tools/* | Documentation/*)
-		echo "# skip $f: not kernel code"
+		n=$((n + 1))
+		echo "ok $n - $f # SKIP not kernel code"
 		skip=$((skip + 1))
 		continue
 		;;
 	esac
 	if [ ! -f "$src/$f" ]; then
-		echo "# skip $f: not in SRC_TREE (are the patches applied?)"
+		n=$((n + 1))
+		echo "ok $n - $f # SKIP not in SRC_TREE (are the patches applied?)"
 		skip=$((skip + 1))
 		continue
 	fi
@@ -170,7 +172,8 @@ for f in "${files[@]}"; do
 	built_under_config "$obj"
 	case $? in
 	1)
-		echo "# skip $f: not built under x86_64 allmodconfig"
+		n=$((n + 1))
+		echo "ok $n - $f # SKIP not built under x86_64 allmodconfig"
 		skip=$((skip + 1))
 		continue
 		;;
@@ -196,5 +199,5 @@ for f in "${files[@]}"; do
 done
 
 echo "1..$n"
-echo "# $pass passed, $fail failed, $skip skipped (not counted as passes)"
+echo "# $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
