@@ -10,6 +10,7 @@ FIO_BIN		:= $(FIO_TREE)/fio
 ENGINE_OUT	:= $(BUILD)/fio-engine
 ENGINE_SO	:= $(ENGINE_OUT)/hotcold.so
 ENGINE_TEST_MAP	:= $(ENGINE_OUT)/test-map
+PRELOAD_SO	:= $(ENGINE_OUT)/hotcold-preload.so
 ENGINE_GUEST_ROOT := $(BUILD)/fio-guest/root
 ENGINE_CFLAGS	?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 		   -Wno-missing-field-initializers -Wno-format-truncation
@@ -22,7 +23,7 @@ FIO_CONFIGURE	:= --disable-native --disable-numa --disable-rdma \
 		   --disable-tcmalloc --disable-dfs --disable-lex
 FIO_CONFIG_STAMP := $(FIO_SRCDIR)/.configured-$(shell echo '$(FIO_CONFIGURE)' | md5sum | cut -c1-8)
 
-.PHONY: engine-fio engine engine-check engine-guest-root engine-guest-check
+.PHONY: engine-fio engine engine-check engine-guest-root engine-guest-check preload-check
 
 $(FIO_TREE)/configure:
 	mkdir -p $(FIO_SRCDIR)
@@ -45,14 +46,22 @@ $(FIO_BIN): $(FIO_CONFIG_STAMP)
 
 engine-fio: $(FIO_BIN)
 
-$(ENGINE_SO): $(ENGINE_DIR)/hotcold.c $(ENGINE_DIR)/hotcold-map.h $(FIO_CONFIG_STAMP)
+$(ENGINE_SO): $(ENGINE_DIR)/hotcold.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h $(FIO_CONFIG_STAMP)
 	mkdir -p $(ENGINE_OUT)
 	nice $(CC) $(ENGINE_CFLAGS) -include $(FIO_TREE)/config-host.h -D_GNU_SOURCE \
 		-fPIC -shared -I$(FIO_TREE) -o $@ $< -laio -lm
 
-engine: $(ENGINE_SO)
+engine: $(ENGINE_SO) $(PRELOAD_SO)
 
-$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(ENGINE_DIR)/hotcold-map.h
+# LD_PRELOAD library: O_HOT/O_COLD for the creates of unmodified programs
+$(PRELOAD_SO): $(ENGINE_DIR)/hotcold-preload.c $(ENGINE_DIR)/hotcold-flags.h
+	mkdir -p $(ENGINE_OUT)
+	$(CC) -O2 -Wall -Wextra -fPIC -shared -o $@ $< -ldl
+
+preload-check: $(PRELOAD_SO) | $(BUILD)/.stamp-deps
+	timeout 300 $(ENGINE_DIR)/test-preload.sh $(PRELOAD_SO)
+
+$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h
 	mkdir -p $(ENGINE_OUT)
 	$(CC) -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $< -lm
 
@@ -65,16 +74,17 @@ engine-check: $(ENGINE_TEST_MAP) $(ENGINE_SO) $(FIO_BIN)
 # Root tree for `vm/run --initrd-extra`: the dynamic fio (external engines
 # need dlopen), the engine, the job files, the guest script, and every
 # library ldd names for fio and the engine, at the same paths.
-engine-guest-root: $(ENGINE_SO) $(FIO_BIN)
+engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)
 	rm -rf $(ENGINE_GUEST_ROOT)
 	mkdir -p $(ENGINE_GUEST_ROOT)/usr/bin $(ENGINE_GUEST_ROOT)/usr/lib/fio \
 		$(ENGINE_GUEST_ROOT)/tests/hotcold
 	cp $(FIO_BIN) $(ENGINE_GUEST_ROOT)/usr/bin/fio
 	cp $(ENGINE_SO) $(ENGINE_GUEST_ROOT)/usr/lib/fio/hotcold.so
+	cp $(PRELOAD_SO) $(ENGINE_GUEST_ROOT)/usr/lib/hotcold-preload.so
 	cp $(ENGINE_DIR)/guest-engine-check.sh $(ENGINE_DIR)/guest-*.fio \
 		$(ENGINE_GUEST_ROOT)/tests/hotcold/
 	cp $(TOP)/bench/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
-	for f in $(FIO_BIN) $(ENGINE_SO); do \
+	for f in $(FIO_BIN) $(ENGINE_SO) $(PRELOAD_SO); do \
 		ldd $$f | awk '/=> \//{print $$3} /^\t\//{print $$1}'; \
 	done | sort -u | while read -r lib; do \
 		mkdir -p $(ENGINE_GUEST_ROOT)$$(dirname $$lib) && \
@@ -100,9 +110,10 @@ engine-guest-check: engine-guest-root kernel-patched kernel-stock vm-initramfs
 			"KERNEL_FLAVOUR=$$fl sh /tests/hotcold/guest-engine-check.sh" || rc=1; \
 	done; exit $$rc
 
-CHECK_TARGETS += engine-check
+CHECK_TARGETS += engine-check preload-check
 HELP_LINES += "engine-fio          build fio from Debian's source package into build/fio-src"
 HELP_LINES += "engine              build the hotcold fio engine build/fio-engine/hotcold.so"
 HELP_LINES += "engine-check        host tests of the hotcold engine (mapping, options, non-ext4/no-hint paths)"
+HELP_LINES += "preload-check       host tests of the LD_PRELOAD library hotcold-preload.so (strace)"
 HELP_LINES += "engine-guest-root   stage fio, hotcold.so, job files and libraries in build/fio-guest/root"
 HELP_LINES += "engine-guest-check  run the hotcold engine tests in guests (patched and stock kernel)"

@@ -181,6 +181,28 @@ fi
 check "seek summaries printed (mean, median, p50 p90 p99) for all four jobs" \
 	[ "$(grep -cE 'hotcold: (hot|cold|none|synchot):   seek sectors: mean [0-9.]+ median [0-9.]+ p50 [0-9]+ p90 [0-9]+ p99 [0-9]+' "$LOGS/fio.txt")" -eq 4 ]
 
+# An unmodified program (fio's own psync engine, not ours) creating files
+# with the preload library: HOTCOLD rules make its creates O_COLD.
+PRE=${HOTCOLD_PRELOAD:-/usr/lib/hotcold-preload.so}
+mkdir -p "$MNT/pre"
+h1=$(ctr hint_honoured)
+LD_PRELOAD=$PRE HOTCOLD="cold:$MNT/pre/*" timeout 300 "$FIO" --name=pre --ioengine=psync \
+	--rw=write --size=2m --nrfiles=2 --directory="$MNT/pre" >"$LOGS/pre.txt" 2>&1
+rc=$?
+check "preload: fio's psync engine writes 2 files with hotcold-preload.so loaded ($rc)" [ $rc -eq 0 ]
+if [ $FLAVOUR = patched ]; then
+	h2=$(ctr hint_honoured)
+	check "preload: hint_honoured rose by 2 ($h1 -> $h2)" [ $((h2 - h1)) -eq 2 ]
+	incold=0
+	for f in "$MNT"/pre/*; do
+		ino=$(stat -c %i "$f")
+		g=$(( (ino - 1) / ipg ))
+		echo "# preload: $f ino $ino group $g"
+		[ $g -ge $((ngroups - third)) ] && incold=$((incold + 1))
+	done
+	check "preload: both files' inodes in the cold third ($incold)" [ $incold -eq 2 ]
+fi
+
 # debugfs reads the disk: unmount so the journal is checkpointed first
 umount "$MNT"
 rc=$?

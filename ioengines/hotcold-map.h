@@ -16,12 +16,7 @@
 #include <string.h>
 #include <fcntl.h>
 
-#ifndef O_HOT
-#define O_HOT	01000000000
-#endif
-#ifndef O_COLD
-#define O_COLD	02000000000
-#endif
+#include "hotcold-flags.h"
 
 #define HC_EXT4_SUPER_MAGIC	0xEF53
 #define HC_SB_OFFSET		1024	/* superblock offset on the device */

@@ -7,7 +7,7 @@ pkgs_kernel="build-essential flex bison bc libelf-dev libssl-dev ccache coccinel
 	linux-source-6.1 xz-utils git perl python3 rsync"
 pkgs_vm="qemu-system-x86 qemu-utils busybox-static cpio e2fsprogs"
 pkgs_disk="nbdkit nbdkit-plugin-dev libnbd-bin libnbd-dev"
-pkgs_fio="dpkg-dev libaio-dev zlib1g-dev pkg-config"
+pkgs_fio="dpkg-dev libaio-dev zlib1g-dev pkg-config strace"
 pkgs_plot="gnuplot-nox jq"
 
 groups=${*:-kernel vm disk fio plot}

@@ -30,12 +30,7 @@
 #include <linux/fs.h>
 #include <linux/fiemap.h>
 
-#ifndef O_HOT
-#define O_HOT 01000000000
-#endif
-#ifndef O_COLD
-#define O_COLD 02000000000
-#endif
+#include "../../ioengines/hotcold-flags.h"
 
 #define HC_UNUSED __attribute__((unused))
 #define HC_PRINTF(a, b) __attribute__((format(printf, a, b)))
