@@ -72,63 +72,40 @@ struct split {
 	unsigned int extents;
 };
 
+struct split_walk {
+	struct split *s;
+	uint64_t lo, hi;	/* the region's blocks [lo, hi) */
+};
+
+static void split_add(uint64_t b0, uint64_t nb, void *arg)
+{
+	struct split_walk *w = arg;
+	struct split *s = w->s;
+	uint64_t b1 = b0 + nb;
+	uint64_t a = b0 > w->lo ? b0 : w->lo, b = b1 < w->hi ? b1 : w->hi;
+	uint64_t inside = b > a ? b - a : 0;
+
+	s->in += inside;
+	s->out += nb - inside;
+	s->extents++;
+	if (blk_group(&G, b0) < s->min_group)
+		s->min_group = blk_group(&G, b0);
+	if (blk_group(&G, b1 - 1) > s->max_group)
+		s->max_group = blk_group(&G, b1 - 1);
+}
+
 static int fiemap_split(int fd, struct region r, struct split *s)
 {
-	enum { NEXT = 256 };
-	size_t sz = sizeof(struct fiemap) + NEXT * sizeof(struct fiemap_extent);
-	struct fiemap *fm = malloc(sz);
-	uint64_t lo = group_block(r.start), hi = group_block(r.end);
-	uint64_t start = 0;
-	int done = 0;
+	struct split_walk w = { s, group_block(r.start), group_block(r.end) };
+	unsigned int unmapped;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->min_group = UINT32_MAX;
-	if (!fm)
-		return -1;
-	while (!done) {
-		unsigned int i;
-
-		memset(fm, 0, sz);
-		fm->fm_start = start;
-		fm->fm_length = FIEMAP_MAX_OFFSET - start;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = NEXT;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
-			diag("FS_IOC_FIEMAP: %s", strerror(errno));
-			free(fm);
-			return -1;
-		}
-		if (!fm->fm_mapped_extents)
-			break;
-		for (i = 0; i < fm->fm_mapped_extents; i++) {
-			struct fiemap_extent *e = &fm->fm_extents[i];
-			uint64_t b0 = e->fe_physical / G.block_size;
-			uint64_t b1 = b0 + (e->fe_length + G.block_size - 1) /
-				      G.block_size;
-			uint64_t a = b0 > lo ? b0 : lo, b = b1 < hi ? b1 : hi;
-			uint64_t inside = b > a ? b - a : 0;
-
-			if (!(e->fe_flags & (FIEMAP_EXTENT_UNKNOWN |
-					     FIEMAP_EXTENT_DELALLOC |
-					     FIEMAP_EXTENT_DATA_INLINE)) &&
-			    b1 > b0) {
-				s->in += inside;
-				s->out += b1 - b0 - inside;
-				s->extents++;
-				if (blk_group(&G, b0) < s->min_group)
-					s->min_group = blk_group(&G, b0);
-				if (blk_group(&G, b1 - 1) > s->max_group)
-					s->max_group = blk_group(&G, b1 - 1);
-			}
-			start = e->fe_logical + e->fe_length;
-			if (e->fe_flags & FIEMAP_EXTENT_LAST)
-				done = 1;
-		}
-	}
+	ret = fiemap_walk(fd, G.block_size, &unmapped, split_add, &w);
 	if (s->min_group == UINT32_MAX)
 		s->min_group = 0;
-	free(fm);
-	return 0;
+	return ret;
 }
 
 /* Write value to /sys/fs/ext4/DEV/name; returns 0 or the errno */
@@ -367,7 +344,7 @@ static int persist(const char *mnt, int append)
 	unsigned int i;
 
 	if (!append) {
-		char dir[600];
+		char dir[480];
 
 		snprintf(dir, sizeof(dir), "%s/persist", mnt);
 		if (mkdir(dir, 0755) || dir_info(dir, &G, &mid))

@@ -334,21 +334,23 @@ struct extent_groups {
 };
 
 /*
- * Walk all extents of fd (FIEMAP_FLAG_SYNC, loop until FIEMAP_EXTENT_LAST)
- * and record the range of block groups they touch.  Returns 0 or -1.
+ * Walk all extents of fd (FIEMAP_FLAG_SYNC, loop until FIEMAP_EXTENT_LAST):
+ * fn(first block, number of blocks, arg) for each mapped extent;
+ * *unmapped counts the delalloc/unknown/inline ones.  Returns 0 or -1.
  */
-static HC_UNUSED int fiemap_groups(int fd, const struct ext4_geom *g,
-				   struct extent_groups *eg)
+typedef void (*extent_fn)(uint64_t b0, uint64_t nb, void *arg);
+
+static HC_UNUSED int fiemap_walk(int fd, uint32_t block_size,
+				 unsigned int *unmapped, extent_fn fn,
+				 void *arg)
 {
 	enum { NEXT = 128 };
 	size_t sz = sizeof(struct fiemap) + NEXT * sizeof(struct fiemap_extent);
 	struct fiemap *fm = malloc(sz);
 	uint64_t start = 0;
-	size_t dl = 0;
 	int done = 0, rounds = 0;
 
-	memset(eg, 0, sizeof(*eg));
-	eg->min_group = UINT32_MAX;
+	*unmapped = 0;
 	if (!fm)
 		return -1;
 	while (!done && rounds++ < 100000) {
@@ -368,39 +370,63 @@ static HC_UNUSED int fiemap_groups(int fd, const struct ext4_geom *g,
 			break;
 		for (i = 0; i < fm->fm_mapped_extents; i++) {
 			struct fiemap_extent *e = &fm->fm_extents[i];
-			uint64_t b0 = e->fe_physical / g->block_size;
-			uint64_t nb = (e->fe_length + g->block_size - 1) /
-				      g->block_size;
-			uint32_t g0, g1;
+			uint64_t nb = (e->fe_length + block_size - 1) /
+				      block_size;
 
 			if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN |
 					   FIEMAP_EXTENT_DELALLOC |
-					   FIEMAP_EXTENT_DATA_INLINE)) {
-				eg->unmapped++;
-			} else if (nb) {
-				g0 = blk_group(g, b0);
-				g1 = blk_group(g, b0 + nb - 1);
-				eg->nextents++;
-				eg->blocks += nb;
-				if (g0 < eg->min_group)
-					eg->min_group = g0;
-				if (g1 > eg->max_group)
-					eg->max_group = g1;
-				if (dl + 40 < sizeof(eg->desc))
-					dl += (size_t)snprintf(eg->desc + dl,
-						sizeof(eg->desc) - dl,
-						"%s%" PRIu64 "+%" PRIu64 "(g%u-%u)",
-						dl ? " " : "", b0, nb, g0, g1);
-			}
+					   FIEMAP_EXTENT_DATA_INLINE))
+				(*unmapped)++;
+			else if (nb)
+				fn(e->fe_physical / block_size, nb, arg);
 			start = e->fe_logical + e->fe_length;
 			if (e->fe_flags & FIEMAP_EXTENT_LAST)
 				done = 1;
 		}
 	}
-	if (eg->min_group == UINT32_MAX)
-		eg->min_group = 0;
 	free(fm);
 	return 0;
+}
+
+struct extent_groups_walk {
+	const struct ext4_geom *g;
+	struct extent_groups *eg;
+	size_t dl;
+};
+
+static HC_UNUSED void extent_groups_add(uint64_t b0, uint64_t nb, void *arg)
+{
+	struct extent_groups_walk *w = arg;
+	struct extent_groups *eg = w->eg;
+	uint32_t g0 = blk_group(w->g, b0), g1 = blk_group(w->g, b0 + nb - 1);
+
+	eg->nextents++;
+	eg->blocks += nb;
+	if (g0 < eg->min_group)
+		eg->min_group = g0;
+	if (g1 > eg->max_group)
+		eg->max_group = g1;
+	if (w->dl + 40 < sizeof(eg->desc))
+		w->dl += (size_t)snprintf(eg->desc + w->dl,
+					  sizeof(eg->desc) - w->dl,
+					  "%s%" PRIu64 "+%" PRIu64 "(g%u-%u)",
+					  w->dl ? " " : "", b0, nb, g0, g1);
+}
+
+/* The range of block groups the extents of fd touch.  Returns 0 or -1. */
+static HC_UNUSED int fiemap_groups(int fd, const struct ext4_geom *g,
+				   struct extent_groups *eg)
+{
+	struct extent_groups_walk w = { g, eg, 0 };
+	int r;
+
+	memset(eg, 0, sizeof(*eg));
+	eg->min_group = UINT32_MAX;
+	r = fiemap_walk(fd, g->block_size, &eg->unmapped, extent_groups_add,
+			&w);
+	if (eg->min_group == UINT32_MAX)
+		eg->min_group = 0;
+	return r;
 }
 
 /* ------------------------------------------------------------- sysfs */
