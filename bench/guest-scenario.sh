@@ -26,7 +26,7 @@ uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 } >$out/env.txt
 
 if [ "$job" = zones ]; then
-	# Issue 3: O_DIRECT sequential read at the start vs the end of the disk.
+	# O_DIRECT sequential read at the start vs the end of the disk.
 	mib=$(( $(cat /sys/block/vda/size) / 2048 ))
 	echo "zone,skip_mib,mib,seconds" >$out/zones.csv
 	for z in start end; do

@@ -166,7 +166,7 @@ fig() { # name caption
 
 	if [ "$(wc -l <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
-		echo "## Issue 3: raw disk, start vs end"
+		echo "## Raw disk, start vs end"
 		echo
 		echo "\`dd if=/dev/vda of=/dev/null bs=1M count=64 iflag=direct\` at the first and at"
 		echo "the last 64 MiB; timed by the guest (/proc/uptime, 10 ms) and by the model's trace."
