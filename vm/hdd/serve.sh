@@ -27,7 +27,7 @@ fi
 sock=$1 pidfile=$2
 shift 2
 top=$(cd "$(dirname "$0")/../.." && pwd)
-filter=${HDD_FILTER:-$top/build/hdd/nbdkit-hdd-filter.so}
+filter=${HDD_FILTER:-${BUILD:-$top/build}/hdd/nbdkit-hdd-filter.so}
 size=${HDD_SIZE:-64G}
 wait=${HDD_WAIT:-10}
 log=$sock.log
