@@ -241,6 +241,48 @@ static int make_hinted(const char *mnt, const char *name, int flag,
 	return 0;
 }
 
+/*
+ * An unhinted file with an inode preallocation in the hot region (100 KiB
+ * written and fsync()ed: the request is normalised to 128 KiB), then
+ * region_reserve=1, then 20 KiB more through the same descriptor: the
+ * append must use the file's own preallocation (mballoc's
+ * normalize_request BUGs if it was passed over), so it follows the first
+ * write in one extent.
+ */
+static void prealloc_then_reserve(const char *mnt)
+{
+	static char buf[100 << 10];
+	char path[600];
+	struct split s;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/prealloc", mnt);
+	memset(buf, 0x5a, sizeof(buf));
+	fd = open(path, O_CREAT | O_EXCL | O_RDWR, 0644);
+	if (fd < 0 || write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) ||
+	    fsync(fd)) {
+		tap_ok(0, "write 100 KiB to %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	e = sysfs_write("region_reserve", "1");
+	if (write(fd, buf, 20 << 10) != 20 << 10 || fsync(fd) ||
+	    fiemap_split(fd, region_of(1), &s)) {
+		tap_ok(0, "append 20 KiB to %s with the reserve on: %s", path,
+		       strerror(errno));
+		close(fd);
+		sysfs_write("region_reserve", "0");
+		return;
+	}
+	close(fd);
+	tap_ok(!e && s.extents == 1 && s.in * G.block_size == 120u << 10,
+	       "region_reserve=1 with a preallocation in the hot region: the "
+	       "append used it (%u extent(s), %" PRIu64 " blocks in the hot "
+	       "region, %" PRIu64 " out)", s.extents, s.in, s.out);
+	tap_ok(!sysfs_write("region_reserve", "0"), "region_reserve back to 0");
+}
+
 static int tunables_mode(const char *mnt)
 {
 	static const char *const bad_pm[] = { "abc", "501", "-1", "1x" };
@@ -322,6 +364,7 @@ static int tunables_mode(const char *mnt)
 	e = sysfs_write("cold_region_permille", "333") |
 	    sysfs_write("hot_region_permille", "333");
 	tap_ok(!e, "region sizes restored to 333");
+	prealloc_then_reserve(mnt);
 	return tap_exit();
 }
 
