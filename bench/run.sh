@@ -20,6 +20,9 @@
 #   AGED_SEED, AGED_SETS, AGED_CHURN, AGED_IO   the aged scenarios' hc-age
 #                  seed, sets, churn and random-read bytes per job
 #   AGED_CACHE=DIR where aged images are kept (default build/aged)
+#   AGED_JOBS=N    aged images made at once, before any scenario runs
+#                  (default 2: one ageing guest per host core)
+#   AGED_MEM=MiB   the ageing guest's memory (default 4096)
 #   BZIMAGE_PATCHED, BZIMAGE_STOCK, FIO_ROOT, HDD_CURVES, BTOOLS, VM_TIMEOUT
 # Exit status: 0 when every scenario ran; 1 when one failed (what finished
 # is kept and RESULTS.md says the run is partial); 2 on bad input.
@@ -41,6 +44,8 @@ BTOOLS=${BTOOLS:-$build/bench-tools}
 AGED_CACHE=${AGED_CACHE:-$build/aged}
 JOB_DIR=${JOB_DIR:-$top/bench}
 DISK_SIZE=${BENCH_DISK:-64G}
+AGED_JOBS=${AGED_JOBS:-2}
+AGED_MEM=${AGED_MEM:-4096}
 
 t_start=$(date +%s)
 stage() { printf '  BENCH   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
@@ -72,6 +77,9 @@ scaleout both seq.fio 0 q
 # ---- check the input
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a whole number >= 1" ;; esac
+case $AGED_JOBS in ''|*[!0-9]*|0) die "AGED_JOBS='$AGED_JOBS': give a whole number >= 1" ;; esac
+case $AGED_MEM in ''|*[!0-9]*) die "AGED_MEM='$AGED_MEM': give MiB, a whole number >= 256" ;; esac
+[ "$AGED_MEM" -ge 256 ] || die "AGED_MEM='$AGED_MEM': give MiB, a whole number >= 256"
 awk -v t="$TIME_SCALE" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t <= 1000) }' ||
 	die "TIME_SCALE='$TIME_SCALE': give a number from 0 to 1000"
 grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
@@ -158,7 +166,7 @@ aged_image() {
 	rm -rf "$dir" && mkdir -p "$dir"
 	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
 	stage "aged image $fill%: ageing a fresh ext4 (seed $AGED_SEED, churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
-	nice "$top/vm/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-5400}" --disk "file:$dir/disk.img.tmp" \
+	VM_MEM=$AGED_MEM nice "$top/vm/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-5400}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
 		-- "sh /tests/bench/guest-aged.sh age $pct $AGED_SEED $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" \
 		>"$dir/guest.out" 2>"$dir/vmrun.err"
@@ -194,8 +202,10 @@ run_one() { # name kernel job fill run
 	if [ "$job" = zones ]; then
 		cmd="sh /tests/bench/guest-scenario.sh zones"
 	elif [ "$job" = aged.fio ]; then
-		aged=$(aged_image "$fill") || {
-			echo "$name $r FAIL ageing" >>"$out/status"; failed=1; return 1; }
+		if grep -qx "$fill" "$out/aged-failed" 2>/dev/null ||
+			! aged=$(aged_image "$fill"); then
+			echo "$name $r FAIL ageing" >>"$out/status"; failed=1; return 1
+		fi
 		mkdir -p "$out/$name/aging"
 		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$out/$name/aging/"
 		echo "image=${aged#"$top"/}" >>"$out/$name/aging/env.txt"
@@ -250,6 +260,23 @@ run_scaleout() { # job
 }
 
 stage "profile $PROFILE, time-scale $TIME_SCALE, $RUNS run(s), QUICK=$QUICK, into ${out#"$top"/}"
+
+# ---- the aged images first, AGED_JOBS at a time, the fullest first (they
+# take longest); nothing is measured meanwhile, so the ageing guests never
+# share the host with a measurement.  A fill whose ageing fails is listed in
+# aged-failed and its scenario fails at once instead of ageing again.
+: >"$out/aged-failed"
+fills=$(echo "$selected" | awk '$3 == "aged.fio" { print $4 }' | sort -u | sort -t+ -k1,1nr)
+if [ -n "$fills" ]; then
+	stage "aged images: $(echo $fills), $AGED_JOBS at a time, $AGED_MEM MiB per ageing guest"
+	running=0
+	for f in $fills; do
+		if [ "$running" -ge "$AGED_JOBS" ]; then wait -n; running=$((running - 1)); fi
+		( aged_image "$f" >/dev/null || echo "$f" >>"$out/aged-failed" ) &
+		running=$((running + 1))
+	done
+	wait
+fi
 while read -r name kernel job fill _; do
 	[ -n "$name" ] || continue
 	if [ "$name" = scaleout ]; then run_scaleout "$job"; continue; fi
