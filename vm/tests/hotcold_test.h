@@ -31,6 +31,7 @@
 #include <linux/fiemap.h>
 
 #include "../../ioengines/hotcold-flags.h"
+#include "../../ioengines/hotcold-map.h"
 
 #define HC_UNUSED __attribute__((unused))
 #define HC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -116,10 +117,10 @@ static HC_UNUSED int tap_exit(void)
 
 /* ------------------------------------------------------ ext4 superblock */
 
-#define EXT4_SUPER_MAGIC_V 0xEF53
-#define EXT4_FEATURE_INCOMPAT_64BIT_V 0x0080
+#define EXT4_FEATURE_INCOMPAT_64BIT_V HC_FEATURE_INCOMPAT_64BIT
 #define EXT4_FEATURE_INCOMPAT_FLEX_BG_V 0x0200
 
+/* the engine's geometry (hotcold-map.h's hc_sb) and what only the tests use */
 struct ext4_geom {
 	uint64_t blocks_count;
 	uint32_t inodes_count;
@@ -131,72 +132,50 @@ struct ext4_geom {
 	uint32_t feature_incompat;
 	uint16_t desc_size;	/* 32 unless 64bit */
 	uint16_t def_resuid, def_resgid;
-	uint32_t log_groups_per_flex;
 	uint32_t flex_size;	/* 1 if no flex_bg */
 	uint32_t ngroups;
 };
 
 static inline uint16_t le16_at(const unsigned char *p, size_t off)
 {
-	return (uint16_t)(p[off] | (p[off + 1] << 8));
+	return hc_le16(p + off);
 }
 
 static inline uint32_t le32_at(const unsigned char *p, size_t off)
 {
-	return (uint32_t)p[off] | ((uint32_t)p[off + 1] << 8) |
-	       ((uint32_t)p[off + 2] << 16) | ((uint32_t)p[off + 3] << 24);
+	return hc_le32(p + off);
 }
 
 /*
- * Parse a raw 1024-byte ext4 superblock.  Returns 0 or -1 with *why set.
- * Separate from the I/O so it can be unit tested.
+ * Parse a raw 1024-byte ext4 superblock: the engine's parser
+ * (hc_parse_sb), then the fields only the tests need.  Returns 0 or -1
+ * with *why set.  Separate from the I/O so it can be unit tested.
  */
 static HC_UNUSED int ext4_parse_sb(const unsigned char *sb,
 				   struct ext4_geom *g, const char **why)
 {
-	uint32_t log_bs;
-	uint64_t data_blocks;
+	struct hc_sb s;
 
 	memset(g, 0, sizeof(*g));
-	if (le16_at(sb, 0x38) != EXT4_SUPER_MAGIC_V) {
-		*why = "bad magic (not ext2/3/4)";
+	if (hc_parse_sb(sb, &s, why))
 		return -1;
-	}
-	g->inodes_count = le32_at(sb, 0x00);
-	g->blocks_count = le32_at(sb, 0x04);
-	g->first_data_block = le32_at(sb, 0x14);
-	log_bs = le32_at(sb, 0x18);
-	g->blocks_per_group = le32_at(sb, 0x20);
-	g->inodes_per_group = le32_at(sb, 0x28);
+	g->blocks_count = s.blocks_count;
+	g->inodes_count = s.inodes_count;
+	g->first_data_block = s.first_data_block;
+	g->block_size = s.block_size;
+	g->blocks_per_group = s.blocks_per_group;
+	g->inodes_per_group = s.inodes_per_group;
+	g->ngroups = s.ngroups;
 	g->def_resuid = le16_at(sb, 0x50);
 	g->def_resgid = le16_at(sb, 0x52);
 	g->first_ino = le32_at(sb, 0x54);
-	g->feature_incompat = le32_at(sb, 0x60);
+	g->feature_incompat = le32_at(sb, HC_SB_FEATURE_INCOMPAT);
 	g->desc_size = le16_at(sb, 0xFE);
-	if (g->feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT_V)
-		g->blocks_count |= (uint64_t)le32_at(sb, 0x150) << 32;
-	else
+	if (!(g->feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT_V) ||
+	    g->desc_size < 32)
 		g->desc_size = 32;
-	if (g->desc_size < 32)
-		g->desc_size = 32;
-	if (g->feature_incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG_V)
-		g->log_groups_per_flex = sb[0x174];
-	else
-		g->log_groups_per_flex = 0;
-	if (log_bs > 6 || g->log_groups_per_flex > 31) {
-		*why = "implausible s_log_block_size/s_log_groups_per_flex";
-		return -1;
-	}
-	g->block_size = 1024u << log_bs;
-	g->flex_size = 1u << g->log_groups_per_flex;
-	if (!g->blocks_per_group || !g->inodes_per_group ||
-	    g->blocks_count <= g->first_data_block) {
-		*why = "zero blocks/inodes per group or blocks count";
-		return -1;
-	}
-	data_blocks = g->blocks_count - g->first_data_block;
-	g->ngroups = (uint32_t)((data_blocks + g->blocks_per_group - 1) /
-				g->blocks_per_group);
+	g->flex_size = g->feature_incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG_V ?
+		       s.groups_per_flex : 1;
 	if (g->first_ino == 0)	/* rev 0 */
 		g->first_ino = 11;
 	return 0;

@@ -37,7 +37,7 @@ guest-tests: $(GUEST_TARGETS)
 $(GUEST_BIN) $(GUEST_HOSTBIN):
 	mkdir -p $@
 
-$(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h | $(GUEST_BIN)
+$(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h $(TOP)/ioengines/hotcold-map.h | $(GUEST_BIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
 $(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
@@ -60,10 +60,10 @@ $(GUEST_BIN)/openat2/.built: $(BUILD)/.stamp-src-patched | $(GUEST_BIN)
 	done
 	touch $@
 
-$(GUEST_HOSTBIN)/hc_unit: $(GUEST_SRC)/hc_unit.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h | $(GUEST_HOSTBIN)
+$(GUEST_HOSTBIN)/hc_unit: $(GUEST_SRC)/hc_unit.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h $(TOP)/ioengines/hotcold-map.h | $(GUEST_HOSTBIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
-$(GUEST_HOSTBIN)/hc_sbdump: $(GUEST_SRC)/hc_sbdump.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h | $(GUEST_HOSTBIN)
+$(GUEST_HOSTBIN)/hc_sbdump: $(GUEST_SRC)/hc_sbdump.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h $(TOP)/ioengines/hotcold-map.h | $(GUEST_HOSTBIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
 guest-helpers-check: $(GUEST_HOSTBIN)/hc_unit $(GUEST_HOSTBIN)/hc_sbdump
