@@ -56,6 +56,13 @@ rm -rf "$out-r"
 t "aged-80 and aged-80-reserve run (4G, 80%)" env QUICK=1 RUNS=1 SCENARIO=aged-80 TIME_SCALE=0.1 BENCH_DISK=4G \
 	AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE="$tmp/cache3" AGED_SEED=7 RESULTS="$tmp/R3.md" \
 	VM_TIMEOUT=900 AGED_TIMEOUT=900 timeout 2400 "$top/bench/run.sh" "$out-r"
+# Both images are made before either scenario runs, at once (AGED_JOBS=2):
+# each "ageing" line comes before the first "made" line and the first run.
+t "the two images were aged at once, before any run" awk '
+	/aged image 80(\+reserve)?%: ageing/ { a[++na] = NR }
+	/aged image 80(\+reserve)?%: made/ && !m { m = NR }
+	/aged-80(-reserve)? run 1\/1/ && !r { r = NR }
+	END { exit !(na == 2 && m && r && a[1] < m && a[2] < m && m < r) }' "$tmp/log"
 t "aged-80-reserve was aged and measured with region_reserve=1" sh -c "grep -qx mount_opts=region_reserve=1 '$out-r/aged-80-reserve/aging/env.txt' &&
 	grep -qx region_reserve=1 '$out-r/aged-80-reserve/aging/env.txt' && grep -qx region_reserve=1 '$out-r/aged-80-reserve/run1/env.txt'"
 t "aged-80 was aged without it" sh -c "grep -qx mount_opts=none '$out-r/aged-80/aging/env.txt' && grep -qx region_reserve=0 '$out-r/aged-80/aging/env.txt'"

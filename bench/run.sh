@@ -154,7 +154,7 @@ fi
 # the seed, the sets, the churn, the disk size.
 aged_mount_opts() { case $1 in *+reserve) echo region_reserve=1 ;; esac; }
 aged_image() {
-	local fill=$1 pct=${1%%+*} opts key dir rc
+	local fill=$1 pct=${1%%+*} opts key dir rc t0
 	opts=$(aged_mount_opts "$fill")
 	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-aged.sh" "$BZIMAGE_PATCHED" | cut -d' ' -f1
 		echo "$fill $AGED_SEED $AGED_DIRS $AGED_SETS $AGED_CHURN $DISK_SIZE"; } | sha256sum | cut -c1-16)
@@ -165,6 +165,7 @@ aged_image() {
 	fi
 	rm -rf "$dir" && mkdir -p "$dir"
 	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
+	t0=$(date +%s)
 	stage "aged image $fill%: ageing a fresh ext4 (seed $AGED_SEED, churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
 	VM_MEM=$AGED_MEM nice "$top/vm/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-5400}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
@@ -181,6 +182,7 @@ aged_image() {
 	mv "$dir/disk.img.tmp" "$dir/disk.img"
 	date -u '+made=%Y-%m-%d %H:%M UTC' >>"$dir/env.txt"
 	touch "$dir/ok"
+	stage "aged image $fill%: made in $(($(date +%s) - t0)) s" >&2
 	echo "$dir"
 }
 
