@@ -56,7 +56,8 @@ fig() { # name caption
 	echo
 	echo "## Environment"
 	echo
-	echo "- host: $(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+	if [ -n "$(env_of host)" ]; then echo "- host: $(env_of host) (when the run started)"
+	else echo "- host: not recorded by this run; when this page was written: $(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"; fi
 	echo "- kernel source: linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)"
 	echo "- series: $(ls "$top"/kernel-patches/0*.patch 2>/dev/null | grep -vc cover-letter) patches in kernel-patches/"
 	if [ -f "$out/run-env.txt" ]; then
@@ -93,7 +94,7 @@ fig() { # name caption
 		dh=$(dcell randread hot service_p50_ms) dn=$(dcell randread none service_p50_ms)
 		[ -n "$dh" ] && echo "- random 4 KiB reads on a fresh filesystem, hot set / unhinted set, median service time at the disk (model's trace): **$(r2 "$dh") / $(r2 "$dn") ms** (ratio $(ratio "$dh" "$dn")); the engine's latency through the guest: $(r2 "$hl") / $(r2 "$nl") ms"
 		[ -z "$dh" ] && [ -n "$hl" ] && echo "- random 4 KiB reads, hot / unhinted set, engine latency only (no trace join in this run): $(r2 "$hl") / $(r2 "$nl") ms"
-		[ -n "$zs" ] && echo "- issue 3: raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(ratio "$zs" "$ze")** ($zs / $ze MB/s, model's clock from the trace; guest clock: $(cell "$sum/zones.csv" guest start 3) / $(cell "$sum/zones.csv" guest end 3) MB/s) vs zone ratio $zr"
+		[ -n "$zs" ] && echo "- raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(ratio "$zs" "$ze")** ($zs / $ze MB/s, model's clock from the trace; guest clock: $(cell "$sum/zones.csv" guest start 3) / $(cell "$sum/zones.csv" guest end 3) MB/s) vs zone ratio $zr"
 	fi
 
 	if [ -s "$sum/placement-thirds.csv" ]; then

@@ -121,6 +121,7 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/job-env
 	echo "runs=$RUNS"
 	echo "quick=$QUICK"
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "host=$(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
 	echo "disk=$DISK_SIZE"
 	echo "bzimage_patched=$BZIMAGE_PATCHED"
 	echo "bzimage_stock=$BZIMAGE_STOCK"

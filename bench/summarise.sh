@@ -9,12 +9,21 @@ out=${1:?usage: bench/summarise.sh OUT}
 sum=$out/summary
 mkdir -p "$sum"
 command -v jq >/dev/null || { echo "summarise: jq missing (vm/install-deps.sh plot)" >&2; exit 2; }
+# the engine's logs, the model's trace and hc-tracejoin's files are read by
+# column name (bench/csv.awk): a missing column fails, naming the file
+CSV_AWK=$(cat "$(dirname "$0")/csv.awk") || exit 2
 rc=0
+# ok_run DIR: bench/run.sh finished that run (OUT/status); a failed run's
+# files are not read (the page lists the failure).  need FILE: a finished
+# run's input is missing or empty: say which, and fail.
+ok_run() { local n r; n=$(basename "$(dirname "$1")") r=${1##*/run}; grep -qx "$n $r ok" "$out/status" 2>/dev/null; }
+need() { [ -s "$1" ] || { echo "summarise: $1 missing or empty" >&2; rc=1; return 1; }; }
 
 # fio's --output mixes the engine's messages with the JSON: split them.
 for raw in "$out"/*/run*/fio.out; do
 	[ -f "$raw" ] || continue
 	d=$(dirname "$raw")
+	ok_run "$d" || continue
 	awk -v j="$d/fio.json" -v m="$d/fio-messages.txt" \
 		'/^\{/ { json = 1 } { print > (json ? j : m) }' "$raw"
 	[ -f "$d/fio-messages.txt" ] || : >"$d/fio-messages.txt"
@@ -35,10 +44,12 @@ for s in "$out"/seq "$out"/seq-stock "$out"/aged-*; do
 	[ -d "$s" ] || continue
 	n=$(basename "$s")
 	for d in "$s"/run*; do
-		[ -f "$d/fio.json" ] || continue
+		ok_run "$d" || continue
+		need "$d/fio.json" && need "$d/placement.csv" || continue
 		# mean position (fraction of the device) of each job's files
-		pos=$(awk -F, '$1 == "file" && $25 != "" { p[$2] += ($25 + $26) / 2; c[$2]++ }
-			END { for (j in p) printf "%s=%.4f ", j, p[j] / c[j] }' "$d/placement.csv" 2>/dev/null)
+		pos=$(awk -F, -v need="kind job pos_start pos_end" "$CSV_AWK"'
+			$C["kind"] == "file" && $C["pos_start"] != "" { p[$C["job"]] += ($C["pos_start"] + $C["pos_end"]) / 2; c[$C["job"]]++ }
+			END { if (csv_bad) exit 2; for (j in p) printf "%s=%.4f ", j, p[j] / c[j] }' "$d/placement.csv") || rc=1
 		jq -r '.jobs[] | select(.jobname | test("-(read|write)$")) |
 			[.jobname, ((.read.bw_bytes + .write.bw_bytes) / 1e6)] | @csv' "$d/fio.json" |
 		tr -d '"' | while IFS=, read -r job mbps; do
@@ -57,6 +68,7 @@ awk -F, 'BEGIN { print "pos_frac,mb_s,job" } $5 != "" { print $5 "," $4 "," $1 "
 
 # the model's sequential rate at each job's mean file position (patched seq)
 disk_gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt" 2>/dev/null)
+need "$sum/hdd-rate.csv"
 awk -F, -v g="${disk_gib:-64}" 'NR == FNR { if (FNR > 1) { x[++n] = $1 / g; y[n] = $3 }; next }
 	$5 != "" && !(($1 "," $3) in seen) { seen[$1 "," $3] = 1; r = y[1]; for (i = 1; i <= n && x[i] <= $5; i++) r = y[i]
 		printf "%s,%s,%s,%.2f\n", $1, $3, $5, r }' "$sum/hdd-rate.csv" - <"$sum/seq-runs.csv" |
@@ -67,9 +79,12 @@ for s in "$out"/randread "$out"/randread-stock "$out"/mixed "$out"/aged-*; do
 	[ -d "$s" ] || continue
 	n=$(basename "$s")
 	for d in "$s"/run*; do
-		[ -s "$d/seek.csv" ] || continue
-		awk -F, -v n="$n" -v r="$(basename "$d")" 'NR > 1 && $4 == "read" && $6 == 4096 {
-			print n "," r "," $1 "," $9 / 1e6 "," $8 / 2048 }' "$d/seek.csv"
+		ok_run "$d" || continue
+		need "$d/seek.csv" || continue
+		awk -F, -v n="$n" -v r="$(basename "$d")" -v need="job ddir len seek_sectors lat_ns" "$CSV_AWK"'
+			$C["ddir"] == "read" && $C["len"] == 4096 {
+			print n "," r "," $C["job"] "," $C["lat_ns"] / 1e6 "," $C["seek_sectors"] / 2048 }
+			END { if (csv_bad) exit 2 }' "$d/seek.csv" || rc=1
 	done
 done >"$sum/rand-ios.csv"
 # per run: mean and p50/p99 latency (ms), mean seek distance (MiB)
@@ -97,42 +112,50 @@ cut -d, -f1,3 "$sum/rand-ios.csv" | sort -u | while IFS=, read -r n job; do
 done
 
 # ---- the disk model's view: service time vs seek distance (4 KiB reads)
+echo "cyl_distance,service_ms" >"$sum/trace-seek.csv"
 for s in randread randread-stock mixed; do
-	for t in "$out/$s"/run*/trace.csv; do
-		[ -s "$t" ] || continue
-		awk -F, 'NR > 1 && $6 == "read" && $5 == 8 { printf "%s,%.4f\n", $7, ($3 - $2) / 1000 }' "$t"
+	for d in "$out/$s"/run*; do
+		ok_run "$d" && need "$d/trace.csv" || continue
+		awk -F, -v need="op sectors cyl_distance start_us end_us" "$CSV_AWK"'
+			$C["op"] == "read" && $C["sectors"] == 8 { printf "%s,%.4f\n", $C["cyl_distance"], ($C["end_us"] - $C["start_us"]) / 1000 }
+			END { if (csv_bad) exit 2 }' "$d/trace.csv" || rc=1
 	done
-done | { echo "cyl_distance,service_ms"; cat; } >"$sum/trace-seek.csv"
+done >>"$sum/trace-seek.csv"
 
 # ---- placement: files per block group and hotness (first run)
-for f in "$out"/placement/run1/placement.csv; do
-	[ -s "$f" ] || continue
-	awk -F, 'NR > 1 && $1 == "file" && $16 != "" { c[$16 "," $4]++; g[$16] = 1; ng = $14 }
-		END { print "group,hot,cold,none"
+for d in "$out"/placement/run1; do
+	ok_run "$d" && need "$d/placement.csv" || continue
+	f=$d/placement.csv
+	awk -F, -v need="kind hotness ngroups first_group" "$CSV_AWK"'
+		$C["kind"] == "file" && $C["first_group"] != "" { x = $C["first_group"]; c[x "," $C["hotness"]]++; g[x] = 1; ng = $C["ngroups"] }
+		END { if (csv_bad) exit 2; print "group,hot,cold,none"
 			for (x in g) printf "%d,%d,%d,%d\n", x, c[x ",hot"], c[x ",cold"], c[x ",none"]
-			print ng > "/dev/stderr" }' "$f" 2>"$sum/placement-ngroups.txt" |
-		sort -t, -k1,1n >"$sum/placement-hist.csv"
-	awk -F, 'NR > 1 && $1 == "file" { k = $4 "," $24; c[k]++; h[$4]++ }
-		END { for (k in c) { split(k, a, ","); printf "%s,%s,%d,%.3f\n", a[1], a[2], c[k], c[k] / h[a[1]] } }' \
+			print ng > "/dev/stderr" }' "$f" 2>"$sum/placement-ngroups.txt" >"$sum/placement-hist.tmp" ||
+		{ cat "$sum/placement-ngroups.txt" >&2; rc=1; }
+	sort -t, -k1,1n "$sum/placement-hist.tmp" >"$sum/placement-hist.csv" && rm -f "$sum/placement-hist.tmp"
+	awk -F, -v need="kind hotness third" "$CSV_AWK"'
+		$C["kind"] == "file" { k = $C["hotness"] "," $C["third"]; c[k]++; h[$C["hotness"]]++ }
+		END { if (csv_bad) exit 2; for (k in c) { split(k, a, ","); printf "%s,%s,%d,%.3f\n", a[1], a[2], c[k], c[k] / h[a[1]] } }' \
 		"$f" | sort | { echo "hotness,third,files,frac"; cat; } >"$sum/placement-thirds.csv"
 done
 
-# ---- issue 3: O_DIRECT read at the start vs the end of the raw disk
+# ---- zones: O_DIRECT read at the start vs the end of the raw disk
 for d in "$out"/zones/run*; do
-	[ -s "$d/zones.csv" ] || continue
+	ok_run "$d" && need "$d/zones.csv" && need "$d/trace.csv" || continue
 	r=$(basename "$d")
 	# guest clock (/proc/uptime, 10 ms) and the model's own times (trace)
-	awk -F, -v r="$r" 'NR > 1 && $4 > 0 { printf "guest,%s,%s,%.2f\n", r, $1, $3 * 1048576 / $4 / 1e6 }' "$d/zones.csv"
-	if [ -s "$d/trace.csv" ]; then
-		sectors=$(grep -m1 '^disk_sectors=' "$d/env.txt" | cut -d= -f2)
-		awk -F, -v r="$r" -v tot="$sectors" 'NR > 1 && $6 == "read" && $5 >= 128 {
-			z = ($4 < 131072) ? "start" : ($4 >= tot - 131072 ? "end" : "")
-			if (z == "") next
-			if (!(z in t0) || $1 < t0[z]) t0[z] = $1
-			if ($3 > t1[z]) t1[z] = $3
-			b[z] += $5 * 512 }
-			END { for (z in b) if (t1[z] > t0[z]) printf "trace,%s,%s,%.2f\n", r, z, b[z] / (t1[z] - t0[z]) }' "$d/trace.csv"
-	fi
+	awk -F, -v r="$r" -v need="zone mib seconds" "$CSV_AWK"'
+		$C["seconds"] > 0 { printf "guest,%s,%s,%.2f\n", r, $C["zone"], $C["mib"] * 1048576 / $C["seconds"] / 1e6 }
+		END { if (csv_bad) exit 2 }' "$d/zones.csv" || rc=1
+	sectors=$(grep -m1 '^disk_sectors=' "$d/env.txt" | cut -d= -f2)
+	awk -F, -v r="$r" -v tot="$sectors" -v need="arrival_us end_us lba sectors op" "$CSV_AWK"'
+		$C["op"] == "read" && $C["sectors"] >= 128 {
+		lba = $C["lba"] + 0; z = (lba < 131072) ? "start" : (lba >= tot - 131072 ? "end" : "")
+		if (z == "") next
+		if (!(z in t0) || $C["arrival_us"] < t0[z]) t0[z] = $C["arrival_us"]
+		if ($C["end_us"] > t1[z]) t1[z] = $C["end_us"]
+		b[z] += $C["sectors"] * 512 }
+		END { if (csv_bad) exit 2; for (z in b) if (t1[z] > t0[z]) printf "trace,%s,%s,%.2f\n", r, z, b[z] / (t1[z] - t0[z]) }' "$d/trace.csv" || rc=1
 done >"$sum/zones-runs.csv"
 awk -F, '{ print $1 ":" $3 "," $4 }' "$sum/zones-runs.csv" | stats |
 	awk -F, 'BEGIN { print "clock,zone,mb_s_median,mb_s_min,mb_s_max,runs" } { split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $5 }' \

@@ -20,4 +20,4 @@ set key bottom left noenhanced
 plot dir."/hdd-rate.csv" using ($1 / disk_gib):3 skip 1 with lines lw 2 lc rgb "#444444" title "model: sequential read rate", \
      dir."/seq-position.csv" using 1:(strstrt(strcol(3), "read") ? $2 : NaN) skip 1 with points pt 7 ps 1.3 title "fio reads (bench/seq.fio)", \
      dir."/seq-position.csv" using 1:(strstrt(strcol(3), "write") ? $2 : NaN) skip 1 with points pt 5 ps 1.1 title "fio writes (bench/seq.fio)", \
-     dir."/zones-position.csv" using 1:2 skip 1 with points pt 9 ps 1.6 lc rgb "#d62728" title "raw disk, dd 64 MiB (issue 3)"
+     dir."/zones-position.csv" using 1:2 skip 1 with points pt 9 ps 1.6 lc rgb "#d62728" title "raw disk, dd 64 MiB"

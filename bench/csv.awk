@@ -1,0 +1,25 @@
+# csv.awk - read the CSV files passed between the benchmark's stages by
+# column name.  Every such file starts with a header row (the engine's
+# placement and seek logs: ioengines/hotcold.c; the disk model's trace:
+# vm/hdd; hc-tracejoin's files: bench/tracejoin.c; the summaries:
+# bench/summarise.sh).  The stages put this text in front of their own
+# awk program (awk -F, -v need="a b c" "$CSV_AWK"'...'):
+#   - on each file's first line, C[name] becomes that column's number, the
+#     line itself is skipped, and every name in `need` must be there: a
+#     missing one prints "FILE: no column NAME" and awk exits 2;
+#   - the program's END should begin with `if (csv_bad) exit 2`.
+# A file whose first line is not a header is malformed; it fails the same
+# way, on the first name it lacks.
+FNR == 1 {
+	delete C
+	for (csv_i = 1; csv_i <= NF; csv_i++)
+		C[$csv_i] = csv_i
+	csv_n = split(need, csv_need, " ")
+	for (csv_i = 1; csv_i <= csv_n; csv_i++)
+		if (!(csv_need[csv_i] in C)) {
+			printf "%s: no column %s\n", FILENAME, csv_need[csv_i] > "/dev/stderr"
+			csv_bad = 1
+			exit 2
+		}
+	next
+}
