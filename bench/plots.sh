@@ -11,9 +11,10 @@ mkdir -p "$fig"
 command -v gnuplot >/dev/null || { echo "plots: gnuplot missing (vm/install-deps.sh plot)" >&2; exit 2; }
 profile=$(sed -n 's/^profile=//p' "$out/run-env.txt")
 disk_gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt")
+. "$top/bench/scen.sh" && scen_init "$out" || exit 2
 rc=0
 
-has() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -gt 1 ]; }
+has() { [ "$(wc -l 2>/dev/null <"$1" 2>/dev/null || echo 0)" -gt 1 ]; }
 draw() { # name script gnuplot-assignments...
 	local name=$1 gp=$2 t; shift 2
 	for t in png svg; do
@@ -28,7 +29,7 @@ skip() { echo "  PLOT    $1: skipped (no $2 in this run)"; }
 if has "$sum/placement-hist.csv"; then draw placement bench-placement.gp -e "dir='$sum'"
 else skip placement placement-hist.csv; fi
 
-for s in randread randread-stock mixed; do
+for s in $(scen "$out" rand fresh); do
 	files="" titles=""
 	for j in $(awk -F, -v s="$s" '$1 == s { print $2 }' "$sum/rand.csv" 2>/dev/null); do
 		f=$sum/cdf-lat-$s-$j.csv
@@ -45,7 +46,7 @@ for s in randread randread-stock mixed; do
 done
 
 # service time at the disk (the model's trace joined with the seek log)
-for s in randread randread-stock mixed $(ls -d "$out"/aged-* 2>/dev/null | xargs -r -n 1 basename); do
+for s in $(scen "$out" rand); do
 	files="" titles=""
 	for j in $(awk -F, -v s="$s" '$1 == s && $4 == "service_p50_ms" { print $2 }' "$sum/disk.csv" 2>/dev/null); do
 		case $s:$j in aged-*:*S-read) continue ;; esac

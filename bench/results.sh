@@ -40,6 +40,26 @@ fig() { # name caption
 		echo "- [$2](plots/figures/$1.png)"
 	fi
 }
+# Every scenario that finished (OUT/status) must have its rows in the
+# summaries its measures name (OUT/scenarios, bench/scen.sh): a missing or
+# malformed summary is named on the page and fails this stage, instead of
+# a section that quietly shrinks.
+. "$top/bench/scen.sh" && scen_init "$out" || exit 2
+rows_for() { awk -F, -v s="$2" 'FNR > 1 && $1 == s { f = 1; exit } END { exit !f }' "$1" 2>/dev/null; }
+missing=$(
+	for m in seq rand placement aged zones scaleout; do
+		for s in $(scen "$out" $m); do
+			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
+			case $m in
+			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;; placement) f=$sum/placement-thirds.csv ;;
+			aged) f=$sum/aged-sets.csv ;; zones) f=$sum/zones.csv ;; scaleout) f=$out/scaleout/scaleout.csv ;;
+			esac
+			case $m in
+			placement|zones|scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
+			*) rows_for "$f" "$s" ;;
+			esac || echo "${f#"$out"/}: nothing for scenario $s ($m), which finished"
+		done
+	done)
 
 {
 	echo "# Results"
@@ -52,6 +72,12 @@ fig() { # name caption
 		echo "**This run is PARTIAL: some scenarios failed** (see \`$rel/status\`):"
 		echo
 		grep ' FAIL' "$out/status" | sed 's/^/- /'
+	fi
+	if [ -n "$missing" ]; then
+		echo
+		echo "**Missing from this page** (a stage did not make what a finished scenario should have):"
+		echo
+		echo "$missing" | sed 's/^/- /'
 	fi
 	echo
 	echo "## Environment"
@@ -110,7 +136,7 @@ fig() { # name caption
 		fig placement "files per block group"
 	fi
 
-	if [ "$(wc -l <"$sum/seq.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+	if [ "$(wc -l 2>/dev/null <"$sum/seq.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
 		echo "## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)"
 		echo
@@ -124,7 +150,7 @@ fig() { # name caption
 		fig throughput-position "throughput vs position, with the model's zoned rate"
 	fi
 
-	if [ "$(wc -l <"$sum/rand.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+	if [ "$(wc -l 2>/dev/null <"$sum/rand.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
 		echo "## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)"
 		echo
@@ -143,7 +169,7 @@ fig() { # name caption
 				printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, a == "" ? "-" : a, b == "" ? "-" : b, m(6), m(9), m(12), $15 }' \
 			"$sum/disk.csv" "$sum/rand.csv"
 		echo
-		for s in randread randread-stock mixed; do
+		for s in $(scen "$out" rand fresh); do
 			fig "service-cdf-$s" "service-time CDF at the disk, $s"
 			fig "latency-cdf-$s" "engine latency CDF (guest clock), $s"
 			fig "seek-cdf-$s" "seek-distance CDF, $s"
@@ -165,7 +191,7 @@ fig() { # name caption
 
 	"$top/bench/results-aged.sh" "$out" "$figdir"
 
-	if [ "$(wc -l <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+	if [ "$(wc -l 2>/dev/null <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
 		echo "## Raw disk, start vs end"
 		echo
@@ -179,7 +205,7 @@ fig() { # name caption
 	fi
 
 	so=$out/scaleout
-	if [ "$(wc -l <"$so/scaleout.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+	if [ "$(wc -l 2>/dev/null <"$so/scaleout.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
 		echo "## Scale-out: two guests, one fio client (bench/scaleout.sh)"
 		echo
@@ -228,3 +254,7 @@ fig() { # name caption
 } >"$tmp"
 mv "$tmp" "$page"
 echo "  RESULTS $page"
+if [ -n "$missing" ]; then
+	echo "$missing" | sed 's/^/results: /' >&2
+	exit 1
+fi

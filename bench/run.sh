@@ -55,28 +55,13 @@ t_start=$(date +%s)
 stage() { printf '  BENCH   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
 die() { echo "bench/run.sh: $*" >&2; exit 2; }
 
-# ---- scenarios: name kernel jobfile fill (QUICK runs those marked q)
-# aged-*: the filesystem aged by hc-age to FILL percent (bench/guest-aged.sh),
-# the image cached in build/aged/ and served through the disk model; FILL
-# +reserve: aged and measured with the kernel's region_reserve=1 (unhinted
-# files keep out of the hot and cold regions while the rest has room).
+# ---- scenarios: bench/scenarios (name kernel job fill quick measures)
 # scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);
 # one run whatever RUNS says: it shows the set-up, the scenarios above measure.
-all_scenarios="
-aged-50 patched aged.fio 50 q
-aged-80 patched aged.fio 80 -
-aged-80-reserve patched aged.fio 80+reserve -
-aged-95 patched aged.fio 95 -
-aged-95-reserve patched aged.fio 95+reserve -
-placement patched placement.fio 0 q
-seq patched seq.fio 0 q
-randread patched randread.fio 0 q
-mixed patched mixed.fio 0 -
-seq-stock stock seq.fio 0 q
-randread-stock stock randread.fio 0 q
-zones patched zones 0 q
-scaleout both seq.fio 0 q
-"
+[ -r "$top/bench/scenarios" ] || die "bench/scenarios missing"
+all_scenarios=$(grep -v '^#' "$top/bench/scenarios" | awk 'NF')
+echo "$all_scenarios" | awk 'NF != 6 { print "bench/scenarios: line \"" $0 "\": want 6 fields"; bad = 1 } END { exit bad }' >&2 ||
+	die "bench/scenarios is malformed"
 
 # ---- check the input
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
@@ -95,11 +80,11 @@ grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
 for t in hc-age hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
 selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" '
 	BEGIN { n = split(s, want, " ") }
-	NF == 5 { if (!n) { if (q == 0 || $5 == "q") print; next }
+	NF == 6 { if (!n) { if (q == 0 || $5 == "q") print; next }
 		for (i = 1; i <= n; i++) if ($1 == want[i] || index($1, want[i] "-") == 1) { print; next } }')
 [ -n "$selected" ] || die "SCENARIO='$SCENARIO' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
 for w in $SCENARIO; do
-	echo "$all_scenarios" | awk -v w="$w" 'NF == 5 && ($1 == w || index($1, w "-") == 1) { f = 1 } END { exit !f }' ||
+	echo "$all_scenarios" | awk -v w="$w" 'NF == 6 && ($1 == w || index($1, w "-") == 1) { f = 1 } END { exit !f }' ||
 		die "SCENARIO: '$w' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
 done
 for j in $(echo "$selected" | awk '$3 != "zones" { print $3 }' | sort -u); do
@@ -127,6 +112,8 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/job-env
 	echo "bzimage_stock=$BZIMAGE_STOCK"
 	echo "scenarios=$(echo "$selected" | awk '{ printf "%s ", $1 }')"
 } >"$out/run-env.txt"
+# the later stages take the scenarios and what they measure from here
+{ echo "# name kernel job fill quick measures (bench/scenarios)"; echo "$selected"; } >"$out/scenarios"
 
 # The model's curves for this profile and disk size (zone rates, seek curve).
 "$HDD_CURVES" "$top/vm/hdd/profiles.conf" "$PROFILE" "$DISK_SIZE" "$out/summary/hdd" \

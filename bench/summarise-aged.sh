@@ -1,6 +1,8 @@
 #!/bin/bash
-# The aged-filesystem scenarios (aged-*) of a benchmark run: the state of
-# each aged image and where each set of files landed, into OUT/summary/:
+# The aged-filesystem scenarios of a benchmark run (those that measure
+# "aged" in OUT/scenarios; a scenario whose first run failed is left to the
+# page's list of failures): the state of each aged image and where each
+# set of files landed, into OUT/summary/:
 #   aged-state.csv     scenario,key,value: hc-age's state.txt, the ageing
 #                      guest's env.txt (hint counters, e2fsck, df), the
 #                      totals of e2freefrag
@@ -15,11 +17,12 @@ set -u
 out=${1:?usage: bench/summarise-aged.sh OUT}
 sum=$out/summary
 gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt" 2>/dev/null)
+. "$(dirname "$0")/scen.sh" && scen_init "$out" || exit 2
 rc=0
 : >"$sum/aged-state.tmp" && : >"$sum/aged-freefrag.tmp" && : >"$sum/aged-sets.tmp"
-for s in "$out"/aged-*; do
-	[ -d "$s" ] || continue
-	n=$(basename "$s") a=$s/aging
+for n in $(scen "$out" aged); do
+	s=$out/$n a=$out/$n/aging
+	grep -qx "$n 1 ok" "$out/status" 2>/dev/null || continue
 	for f in "$a/state.txt" "$a/env.txt" "$a/freefrag.txt" "$s/run1/placement.csv"; do
 		[ -s "$f" ] || { echo "summarise-aged: $f missing or empty" >&2; rc=1; continue 2; }
 	done

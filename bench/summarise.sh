@@ -12,6 +12,8 @@ command -v jq >/dev/null || { echo "summarise: jq missing (vm/install-deps.sh pl
 # the engine's logs, the model's trace and hc-tracejoin's files are read by
 # column name (bench/csv.awk): a missing column fails, naming the file
 CSV_AWK=$(cat "$(dirname "$0")/csv.awk") || exit 2
+# which scenarios measure what: OUT/scenarios (bench/scen.sh)
+. "$(dirname "$0")/scen.sh" && scen_init "$out" || exit 2
 rc=0
 # ok_run DIR: bench/run.sh finished that run (OUT/status); a failed run's
 # files are not read (the page lists the failure).  need FILE: a finished
@@ -39,10 +41,9 @@ stats() {
 		$1 != k { flush(); k = $1; n = 0 } { v[++n] = $2 } END { flush() }'
 }
 
-# ---- sequential throughput (seq, seq-stock, aged-*): MB/s per job (fio's clock)
-for s in "$out"/seq "$out"/seq-stock "$out"/aged-*; do
-	[ -d "$s" ] || continue
-	n=$(basename "$s")
+# ---- sequential throughput (the scenarios that measure seq): MB/s per job (fio's clock)
+for n in $(scen "$out" seq); do
+	s=$out/$n
 	for d in "$s"/run*; do
 		ok_run "$d" || continue
 		need "$d/fio.json" && need "$d/placement.csv" || continue
@@ -74,10 +75,9 @@ awk -F, -v g="${disk_gib:-64}" 'NR == FNR { if (FNR > 1) { x[++n] = $1 / g; y[n]
 		printf "%s,%s,%s,%.2f\n", $1, $3, $5, r }' "$sum/hdd-rate.csv" - <"$sum/seq-runs.csv" |
 	{ echo "scenario,job,pos_frac,model_mb_s"; cat; } >"$sum/seq-model.csv"
 
-# ---- random reads (randread, randread-stock, mixed, aged-*): the engine's latency
-for s in "$out"/randread "$out"/randread-stock "$out"/mixed "$out"/aged-*; do
-	[ -d "$s" ] || continue
-	n=$(basename "$s")
+# ---- random reads (the scenarios that measure rand): the engine's latency
+for n in $(scen "$out" rand); do
+	s=$out/$n
 	for d in "$s"/run*; do
 		ok_run "$d" || continue
 		need "$d/seek.csv" || continue
@@ -113,7 +113,7 @@ done
 
 # ---- the disk model's view: service time vs seek distance (4 KiB reads)
 echo "cyl_distance,service_ms" >"$sum/trace-seek.csv"
-for s in randread randread-stock mixed; do
+for s in $(scen "$out" rand fresh); do
 	for d in "$out/$s"/run*; do
 		ok_run "$d" && need "$d/trace.csv" || continue
 		awk -F, -v need="op sectors cyl_distance start_us end_us" "$CSV_AWK"'
@@ -123,7 +123,8 @@ for s in randread randread-stock mixed; do
 done >>"$sum/trace-seek.csv"
 
 # ---- placement: files per block group and hotness (first run)
-for d in "$out"/placement/run1; do
+for p in $(scen "$out" placement | head -n 1); do
+	d=$out/$p/run1
 	ok_run "$d" && need "$d/placement.csv" || continue
 	f=$d/placement.csv
 	awk -F, -v need="kind hotness ngroups first_group" "$CSV_AWK"'
@@ -140,7 +141,8 @@ for d in "$out"/placement/run1; do
 done
 
 # ---- zones: O_DIRECT read at the start vs the end of the raw disk
-for d in "$out"/zones/run*; do
+z=$(scen "$out" zones | head -n 1)
+for d in ${z:+"$out/$z"/run*}; do
 	ok_run "$d" && need "$d/zones.csv" && need "$d/trace.csv" || continue
 	r=$(basename "$d")
 	# guest clock (/proc/uptime, 10 ms) and the model's own times (trace)
@@ -200,14 +202,17 @@ done
 # ---- aged filesystems: the image's state and each set's placement
 "$(dirname "$0")/summarise-aged.sh" "$out" || rc=1
 
-# ---- stock vs patched: the same job files on both kernels
-join_runs() { # file scenario_patched scenario_stock value_column job_filter
-	awk -F, -v p="$2" -v s="$3" -v c="$4" -v f="$5" 'NR > 1 && $2 ~ f { v[$1 "," $2] = $c; j[$2] = 1 }
-		END { print "job,patched,stock"; for (k in j) if ((p "," k) in v || (s "," k) in v) printf "%s,%s,%s\n", k, v[p "," k], v[s "," k] }' "$1"
-}
-join_runs "$sum/seq.csv" seq seq-stock 3 "-read$" >"$sum/compare-seq.csv"
+# ---- stock vs patched: the same job file on both kernels (the first pair=
+# of bench/scenarios among the seq scenarios, and among the rand ones)
+read -r sp ss <<<"$(scen_pairs "$out" seq | head -n 1)"
+read -r rp rs <<<"$(scen_pairs "$out" rand | head -n 1)"
+# sequential reads: fio's MB/s (median)
+awk -F, -v p="$sp" -v s="$ss" 'NR > 1 && p != "" && $2 ~ /-read$/ { v[$1 "," $2] = $3; j[$2] = 1 }
+	END { print "job,patched,stock"
+		for (k in j) if ((p "," k) in v || (s "," k) in v) printf "%s,%s,%s\n", k, v[p "," k], v[s "," k] }' \
+	"$sum/seq.csv" >"$sum/compare-seq.csv"
 # random reads: service time at the disk (median p50), the disk's clock
-awk -F, 'NR > 1 && $4 == "service_p50_ms" && ($1 == "randread" || $1 == "randread-stock") { v[$1 "," $2] = $5; j[$2] = 1 }
-	END { print "job,patched,stock"; for (k in j) printf "%s,%s,%s\n", k, v["randread," k], v["randread-stock," k] }' \
+awk -F, -v p="$rp" -v s="$rs" 'NR > 1 && p != "" && $4 == "service_p50_ms" && ($1 == p || $1 == s) { v[$1 "," $2] = $5; j[$2] = 1 }
+	END { print "job,patched,stock"; for (k in j) printf "%s,%s,%s\n", k, v[p "," k], v[s "," k] }' \
 	"$sum/disk.csv" >"$sum/compare-rand.csv"
 exit $rc

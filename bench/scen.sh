@@ -1,0 +1,36 @@
+# bench/scen.sh - sourced by bench/summarise.sh, plots.sh and results.sh:
+# which of a run's scenarios measure what.  bench/run.sh copies the rows of
+# bench/scenarios it selected to OUT/scenarios (name kernel job fill quick
+# measures); these functions read that copy, never a list of their own.
+
+# scen_init OUT: OUT/scenarios must exist.  A run made before bench/run.sh
+# wrote it has its names in run-env.txt (scenarios=...): the rows are then
+# taken from bench/scenarios for those names, and that is said.
+scen_init() {
+	local o=$1 names t
+	[ -s "$o/scenarios" ] && return 0
+	names=$(sed -n 's/^scenarios=//p' "$o/run-env.txt" 2>/dev/null | tail -n 1)
+	t=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/scenarios
+	[ -n "$names" ] && [ -r "$t" ] ||
+		{ echo "bench: $o/scenarios missing (bench/run.sh writes it) and no scenarios= in $o/run-env.txt" >&2; return 2; }
+	echo "bench: $o/scenarios missing (a run of an older bench/run.sh): rows for '$names' taken from bench/scenarios" >&2
+	{ echo "# name kernel job fill quick measures (bench/scenarios, for the run's scenarios=)"
+		awk -v l="$names" 'BEGIN { n = split(l, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
+			!/^#/ && NF == 6 && ($1 in want)' "$t"; } >"$o/scenarios"
+}
+
+# scen OUT MEASURE [fresh|aged]: the names of the scenarios that measure
+# MEASURE (on a fresh or an aged filesystem only), in the table's order
+scen() {
+	awk -v m="$2" -v f="${3:-}" '!/^#/ && NF == 6 {
+		if ((f == "fresh" && $4 != "0") || (f == "aged" && $4 == "0")) next
+		n = split($6, a, ","); for (i = 1; i <= n; i++) if (a[i] == m) { print $1; next } }' "$1/scenarios"
+}
+
+# scen_pairs OUT MEASURE: "PATCHED STOCK" for each scenario that measures
+# MEASURE and names its pair (pair=NAME), the patched-kernel one first
+scen_pairs() {
+	awk -v m="$2" '!/^#/ && NF == 6 { n = split($6, a, ","); has = 0; p = ""
+		for (i = 1; i <= n; i++) { if (a[i] == m) has = 1; if (a[i] ~ /^pair=/) p = substr(a[i], 6) }
+		if (has && p != "") print ($2 == "stock") ? p " " $1 : $1 " " p }' "$1/scenarios"
+}
