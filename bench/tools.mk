@@ -1,20 +1,27 @@
 # bench/tools.mk - the benchmark's own C tools (included by the top Makefile).
 #
-#   make bench-tools        $(BUILD)/bench-tools/hc-age (static, runs in the
-#                           guest) and hc-tracejoin (runs on the host)
+#   make bench-tools        $(BUILD)/bench-tools/hc-age and hc-move (static,
+#                           they run in the guest) and hc-tracejoin (host)
 #   make bench-tools-check  host tests of both (TAP); no VM, no mounting
 #
 # hc-age ages an ext4 filesystem to a target fullness (bench/age.c);
 # hc-tracejoin joins the disk model's trace with the engine's seek log,
 # request by request (bench/tracejoin.c).
+# hc-move moves a file's data into the hot or cold region online
+# (EXT4_IOC_MOVE_EXT; bench/move.c); its tests run in the guest
+# (vm/tests/guest-check.sh).
 
 BTOOLS_OUT := $(BUILD)/bench-tools
 BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
 
 .PHONY: bench-tools bench-tools-check
-bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin
+bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move
 
 $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
+
+$(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
 
@@ -27,5 +34,5 @@ bench-tools-check: bench-tools
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-tracejoin.sh
 
 CHECK_TARGETS += bench-tools-check
-HELP_LINES += "bench-tools  hc-age (ages an ext4) and hc-tracejoin (trace x seek log) in build/bench-tools/"
+HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region) and hc-tracejoin (trace x seek log) in build/bench-tools/"
 HELP_LINES += "bench-tools-check  host tests of hc-age and hc-tracejoin (TAP)"

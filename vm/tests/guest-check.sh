@@ -20,6 +20,8 @@
 #  vdb, -g 8192 -m 0: hc_region mountopts, tunables; hc-age to 80% and
 #    95% with region_reserve off and on, hc_region verify (counters ==
 #    FIEMAP; reserve: hot set in its region), enospc | hc_region stock
+#  vdb, -g 8192 -m 0, region_reserve=1: hc-move hot / cold / --rank (data
+#    moved online, same inode and contents, a concurrent reader) | -
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
@@ -294,6 +296,85 @@ elif mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0; then
 	else
 		nok "stock: set EXT4_HOTCOLD_FL with debugfs: $(cat /tmp/dbg.log)"
 	fi
+fi
+
+##### 12: hotness that changes: hc-move moves a file's data into the hot or
+##### cold region online (EXT4_IOC_MOVE_EXT), same inode, same contents,
+##### while another process reads it (vdb: 32 groups of 32 MiB)
+diag "=== hc-move on $VDB ==="
+# csv_get CSV FILE COLUMN: a named column of hc-move's row for FILE
+csv_get() { awk -F, -v f="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	$k["file"] == f { print $k[c]; exit }' "$1"; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b + 0) }'; }
+# sum_of FILE: its SHA-256 (never empty: a missing tool or file fails the test)
+sum_of() { s=$(sha256sum <"$1" 2>/dev/null | cut -d" " -f1); echo "${s:-none}"; }
+if [ "$FLAVOUR" = patched ] && mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0 && mkdir -p /mnt/b &&
+   timeout 120 mount -t ext4 -o noinit_itable,region_reserve=1 "$VDB" /mnt/b 2>/tmp/mount.log; then
+	mkdir -p /mnt/b/d
+	for f in f1 f2 f3; do
+		dd if=/dev/urandom of=/mnt/b/d/$f bs=1M count=16 2>/dev/null
+	done
+	sync
+	sum1=$(sum_of /mnt/b/d/f1) ino1=$(stat -c %i /mnt/b/d/f1)
+	sum2=$(sum_of /mnt/b/d/f2) ino2=$(stat -c %i /mnt/b/d/f2)
+	case $sum1$sum2 in *none*) nok "sha256sum of the test files (busybox sha256sum?)" ;; esac
+	# a reader that checksums f1 over and over while it moves
+	rm -f /tmp/mv.stop /tmp/mv.sums
+	( while [ ! -e /tmp/mv.stop ]; do sum_of /mnt/b/d/f1 >>/tmp/mv.sums; done ) &
+	reader=$!
+	sleep 1
+	timeout 300 "$T/hc-move" hot /mnt/b/d/f1 >/tmp/mv1.csv 2>/tmp/mv1.err
+	rc=$?
+	sleep 1
+	touch /tmp/mv.stop
+	wait $reader
+	diag "hc-move hot f1: $(tail -n 1 /tmp/mv1.csv)"
+	fb=$(csv_get /tmp/mv1.csv /mnt/b/d/f1 first_before) fa=$(csv_get /tmp/mv1.csv /mnt/b/d/f1 first_after)
+	if [ $rc = 0 ] && [ "$(csv_get /tmp/mv1.csv /mnt/b/d/f1 outcome)" = moved ] && ge "$fa" 0.99 &&
+	   ! ge "$fb" 0.5; then
+		ok "hc-move hot: f1's data moved from outside the hot third ($fb) into it ($fa)"
+	else
+		nok "hc-move hot f1: exit $rc, first third $fb -> $fa: $(cat /tmp/mv1.err)"
+	fi
+	[ "$(stat -c %i /mnt/b/d/f1)" = "$ino1" ] && ok "hc-move hot: same inode number ($ino1)" ||
+		nok "hc-move hot: inode $ino1 became $(stat -c %i /mnt/b/d/f1)"
+	[ "$sum1" != none ] && [ "$(sum_of /mnt/b/d/f1)" = "$sum1" ] && ok "hc-move hot: contents unchanged (sha256sum)" ||
+		nok "hc-move hot: contents changed"
+	nr=$(wc -l </tmp/mv.sums) bad=$(grep -vcx "$sum1" /tmp/mv.sums)
+	[ "$nr" -ge 2 ] && [ "$bad" = 0 ] &&
+		ok "hc-move hot: a concurrent reader read f1 $nr times, always the same contents" ||
+		nok "hc-move hot: concurrent reader: $bad of $nr reads differ"
+	timeout 300 "$T/hc-move" cold /mnt/b/d/f2 >/tmp/mv2.csv 2>/tmp/mv2.err
+	rc=$? la=$(csv_get /tmp/mv2.csv /mnt/b/d/f2 last_after)
+	[ $rc = 0 ] && ge "$la" 0.99 && [ "$sum2" != none ] && [ "$(sum_of /mnt/b/d/f2)" = "$sum2" ] &&
+	   [ "$(stat -c %i /mnt/b/d/f2)" = "$ino2" ] &&
+		ok "hc-move cold: f2 in the cold third ($la), same inode and contents" ||
+		nok "hc-move cold f2: exit $rc, last third $la: $(cat /tmp/mv2.err)"
+	timeout 300 "$T/hc-move" hot /mnt/b/d/f1 >/tmp/mv3.csv 2>&1
+	[ "$(csv_get /tmp/mv3.csv /mnt/b/d/f1 outcome)" = already ] &&
+		ok "hc-move hot on a file already in the hot third does nothing" ||
+		nok "hc-move hot again: $(cat /tmp/mv3.csv)"
+	# policy mode: the most-read file to hot, the others to cold
+	printf '# reads path\n500 /mnt/b/d/f3\n20 /mnt/b/d/f1\n' >/tmp/rank.txt
+	timeout 300 "$T/hc-move" --rank /tmp/rank.txt --top 1 --demote hot >/tmp/mv4.csv 2>/tmp/mv4.err
+	rc=$?
+	f3=$(csv_get /tmp/mv4.csv /mnt/b/d/f3 first_after)
+	f1=$(csv_get /tmp/mv4.csv /mnt/b/d/f1 last_after)
+	[ $rc = 0 ] && ge "$f3" 0.99 && ge "$f1" 0.99 &&
+		ok "hc-move --rank --top 1 --demote: f3 (500 reads) hot ($f3), f1 (20) cold ($f1)" ||
+		nok "hc-move --rank: exit $rc, f3 first $f3, f1 last $f1: $(cat /tmp/mv4.err)"
+	# bad input: a directory, a file that is not there, a bad target
+	"$T/hc-move" hot /mnt/b/d >/dev/null 2>/tmp/mv5.err; rc=$?
+	[ $rc = 1 ] && grep -q 'not a regular file' /tmp/mv5.err &&
+		ok "hc-move on a directory: exit 1, 'not a regular file'" ||
+		nok "hc-move on a directory: exit $rc: $(cat /tmp/mv5.err)"
+	"$T/hc-move" warm /mnt/b/d/f1 >/dev/null 2>/tmp/mv6.err; rc=$?
+	[ $rc = 2 ] && grep -q "'warm'" /tmp/mv6.err &&
+		ok "hc-move with target 'warm': exit 2, names it" ||
+		nok "hc-move warm: exit $rc: $(cat /tmp/mv6.err)"
+	umnt_fsck "$VDB" /mnt/b "hc-move"
+elif [ "$FLAVOUR" = patched ]; then
+	nok "mount -o region_reserve=1 $VDB for hc-move: $(cat /tmp/mount.log 2>/dev/null)"
 fi
 
 ##### 8: tmpfs and ext2 accept the flags

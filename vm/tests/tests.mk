@@ -28,7 +28,7 @@ GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
 		 hc_sbdump hc_region create_bench
 GUEST_SCRIPTS := guest-check.sh guest-bench.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS)) \
-		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age
+		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age $(GUEST_BIN)/hc-move
 
 .PHONY: guest-tests guest-helpers-check guest-tests-clean
 
@@ -45,6 +45,10 @@ $(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
 
 # the benchmark's aging tool ages the small filesystems of the region tests
 $(GUEST_BIN)/hc-age: $(BUILD)/bench-tools/hc-age | $(GUEST_BIN)
+	install -m 0755 $< $@
+
+# hc-move, tested in the guest (guest-check.sh)
+$(GUEST_BIN)/hc-move: $(BUILD)/bench-tools/hc-move | $(GUEST_BIN)
 	install -m 0755 $< $@
 
 # openat2 selftests, static, no sanitizers (their Makefile adds ASan/UBSan,
