@@ -51,7 +51,7 @@ engine-fio: $(FIO_BIN)
 ENGINE_SRCS	:= $(addprefix $(ENGINE_DIR)/,hotcold.c hotcold-create.c \
 		   hotcold-place.c hotcold-log.c)
 ENGINE_HDRS	:= $(addprefix $(ENGINE_DIR)/,hotcold.h hotcold-map.h \
-		   hotcold-flags.h)
+		   hotcold-fiemap.h hotcold-flags.h)
 
 $(ENGINE_SO): $(ENGINE_SRCS) $(ENGINE_HDRS) $(FIO_CONFIG_STAMP)
 	mkdir -p $(ENGINE_OUT)

@@ -4,9 +4,9 @@
  *
  * The filesystem of each file is probed once per job (statfs magic, ext4
  * superblock read from the block device, or from fs_dev=); each file's
- * extent map comes from FIEMAP when it is opened, for the seek log's
- * LBAs, and again when it is closed, for its block groups and thirds of
- * the device in the placement log.
+ * extent map comes from FIEMAP (hotcold-fiemap.h) when it is opened, for
+ * the seek log's LBAs, and again when it is closed, for its block groups
+ * and thirds of the device in the placement log.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,77 +16,13 @@
 #include <libgen.h>
 #include <limits.h>
 #include <sys/stat.h>
-#include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
-#include <linux/fs.h>
-#include <linux/fiemap.h>
 
 #include "fio.h"
 
 #include "hotcold.h"
-
-/* whole extent map of @fd; returns 0 or an errno */
-static int hc_fiemap(int fd, struct hc_extent **out, size_t *nout)
-{
-	enum { BATCH = 256 };
-	struct fiemap *fm;
-	struct hc_extent *ext = NULL, *tmp;
-	size_t n = 0, cap = 0;
-	uint64_t start = 0;
-	int last = 0, err = 0;
-	unsigned int i;
-
-	fm = calloc(1, sizeof(*fm) + BATCH * sizeof(struct fiemap_extent));
-	if (!fm)
-		return ENOMEM;
-	while (!last) {
-		memset(fm, 0, sizeof(*fm));
-		fm->fm_start = start;
-		fm->fm_length = FIEMAP_MAX_OFFSET - start;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = BATCH;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
-			err = errno;
-			break;
-		}
-		if (!fm->fm_mapped_extents)
-			break;
-		for (i = 0; i < fm->fm_mapped_extents; i++) {
-			struct fiemap_extent *fe = &fm->fm_extents[i];
-
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				tmp = realloc(ext, cap * sizeof(*ext));
-				if (!tmp) {
-					err = ENOMEM;
-					goto out;
-				}
-				ext = tmp;
-			}
-			ext[n].logical = fe->fe_logical;
-			ext[n].physical = fe->fe_physical;
-			ext[n].length = fe->fe_length;
-			ext[n].flags = fe->fe_flags;
-			ext[n].mapped = !(fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN |
-							  FIEMAP_EXTENT_DELALLOC |
-							  FIEMAP_EXTENT_ENCODED));
-			n++;
-			start = fe->fe_logical + fe->fe_length;
-			if (fe->fe_flags & FIEMAP_EXTENT_LAST)
-				last = 1;
-		}
-	}
-out:
-	free(fm);
-	if (err) {
-		free(ext);
-		return err;
-	}
-	*out = ext;
-	*nout = n;
-	return 0;
-}
+#include "hotcold-fiemap.h"
 
 /* the filesystem @fd is on, probed once per job: ext4? superblock? */
 int hc_fs_get(struct thread_data *td, struct hotcold_data *hd, int fd,

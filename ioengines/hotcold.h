@@ -6,8 +6,8 @@
  * its files share: hotcold.c (options, ioengine_ops, the I/O path),
  * hotcold-create.c (files created with the hint), hotcold-place.c (where
  * their blocks are), hotcold-log.c (placement and seek logs and reports).
- * Not for the guest tests or the bench tools: they use hotcold-map.h,
- * which has no fio dependencies.
+ * Not for the guest tests or the bench tools: what they share with the
+ * engine (hotcold-map.h, hotcold-fiemap.h) has no fio dependencies.
  */
 #ifndef HOTCOLD_H
 #define HOTCOLD_H
