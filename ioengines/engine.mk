@@ -46,10 +46,17 @@ $(FIO_BIN): $(FIO_CONFIG_STAMP)
 
 engine-fio: $(FIO_BIN)
 
-$(ENGINE_SO): $(ENGINE_DIR)/hotcold.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h $(FIO_CONFIG_STAMP)
+# the engine is one .so from several .c files (hotcold.c has the
+# ioengine_ops); hotcold.h is private to them, the others are shared
+ENGINE_SRCS	:= $(addprefix $(ENGINE_DIR)/,hotcold.c hotcold-create.c \
+		   hotcold-place.c hotcold-log.c)
+ENGINE_HDRS	:= $(addprefix $(ENGINE_DIR)/,hotcold.h hotcold-map.h \
+		   hotcold-fiemap.h hotcold-flags.h)
+
+$(ENGINE_SO): $(ENGINE_SRCS) $(ENGINE_HDRS) $(FIO_CONFIG_STAMP)
 	mkdir -p $(ENGINE_OUT)
 	nice $(CC) $(ENGINE_CFLAGS) -include $(FIO_TREE)/config-host.h -D_GNU_SOURCE \
-		-fPIC -shared -I$(FIO_TREE) -o $@ $< -laio -lm
+		-fPIC -shared -I$(FIO_TREE) -o $@ $(ENGINE_SRCS) -laio -lm
 
 engine: $(ENGINE_SO) $(PRELOAD_SO)
 

@@ -32,6 +32,7 @@
 
 #include "../../ioengines/hotcold-flags.h"
 #include "../../ioengines/hotcold-map.h"
+#include "../../ioengines/hotcold-fiemap.h"
 
 #define HC_UNUSED __attribute__((unused))
 #define HC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -313,8 +314,8 @@ struct extent_groups {
 };
 
 /*
- * Walk all extents of fd (FIEMAP_FLAG_SYNC, loop until FIEMAP_EXTENT_LAST):
- * fn(first block, number of blocks, arg) for each mapped extent;
+ * Walk all extents of fd (hotcold-fiemap.h's hc_fiemap(), the engine's
+ * walker): fn(first block, number of blocks, arg) for each mapped extent;
  * *unmapped counts the delalloc/unknown/inline ones.  Returns 0 or -1.
  */
 typedef void (*extent_fn)(uint64_t b0, uint64_t nb, void *arg);
@@ -323,47 +324,28 @@ static HC_UNUSED int fiemap_walk(int fd, uint32_t block_size,
 				 unsigned int *unmapped, extent_fn fn,
 				 void *arg)
 {
-	enum { NEXT = 128 };
-	size_t sz = sizeof(struct fiemap) + NEXT * sizeof(struct fiemap_extent);
-	struct fiemap *fm = malloc(sz);
-	uint64_t start = 0;
-	int done = 0, rounds = 0;
+	struct hc_extent *ext = NULL;
+	size_t n = 0, i;
+	int err;
 
 	*unmapped = 0;
-	if (!fm)
+	err = hc_fiemap(fd, &ext, &n);
+	if (err) {
+		diag("FS_IOC_FIEMAP: %s", strerror(err));
 		return -1;
-	while (!done && rounds++ < 100000) {
-		unsigned int i;
-
-		memset(fm, 0, sz);
-		fm->fm_start = start;
-		fm->fm_length = FIEMAP_MAX_OFFSET - start;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = NEXT;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
-			diag("FS_IOC_FIEMAP: %s", strerror(errno));
-			free(fm);
-			return -1;
-		}
-		if (fm->fm_mapped_extents == 0)
-			break;
-		for (i = 0; i < fm->fm_mapped_extents; i++) {
-			struct fiemap_extent *e = &fm->fm_extents[i];
-			uint64_t nb = (e->fe_length + block_size - 1) /
-				      block_size;
-
-			if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN |
-					   FIEMAP_EXTENT_DELALLOC |
-					   FIEMAP_EXTENT_DATA_INLINE))
-				(*unmapped)++;
-			else if (nb)
-				fn(e->fe_physical / block_size, nb, arg);
-			start = e->fe_logical + e->fe_length;
-			if (e->fe_flags & FIEMAP_EXTENT_LAST)
-				done = 1;
-		}
 	}
-	free(fm);
+	for (i = 0; i < n; i++) {
+		uint64_t nb = (ext[i].length + block_size - 1) / block_size;
+
+		/* unlike the engine's ->mapped, inline data is not blocks */
+		if (ext[i].flags & (FIEMAP_EXTENT_UNKNOWN |
+				    FIEMAP_EXTENT_DELALLOC |
+				    FIEMAP_EXTENT_DATA_INLINE))
+			(*unmapped)++;
+		else if (nb)
+			fn(ext[i].physical / block_size, nb, arg);
+	}
+	free(ext);
 	return 0;
 }
 

@@ -89,7 +89,7 @@ else
 fi
 rm -f "$img"
 
-# FIEMAP walk: >128 extents forces several FS_IOC_FIEMAP rounds
+# FIEMAP walk: >256 extents forces several FS_IOC_FIEMAP rounds
 f=$WORK/fiemap.dat
 rm -f "$f"
 i=0

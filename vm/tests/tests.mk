@@ -23,6 +23,10 @@ GUEST_HOSTBIN := $(GUEST_OUT)/host
 GUEST_CC      ?= gcc
 GUEST_CFLAGS  ?= -static -O2 -Wall -Wextra
 GUEST_OA2_SRC  = $(KSRC_PATCHED)/tools/testing/selftests/openat2
+# the tests' helpers and the engine's headers they include
+GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h \
+		 $(addprefix $(TOP)/ioengines/,hotcold-flags.h hotcold-map.h \
+		   hotcold-fiemap.h)
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
 		 hc_sbdump hc_region create_bench
@@ -37,7 +41,7 @@ guest-tests: $(GUEST_TARGETS)
 $(GUEST_BIN) $(GUEST_HOSTBIN):
 	mkdir -p $@
 
-$(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h $(TOP)/ioengines/hotcold-map.h | $(GUEST_BIN)
+$(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_HDRS) | $(GUEST_BIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
 $(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
@@ -64,10 +68,10 @@ $(GUEST_BIN)/openat2/.built: $(BUILD)/.stamp-src-patched | $(GUEST_BIN)
 	done
 	touch $@
 
-$(GUEST_HOSTBIN)/hc_unit: $(GUEST_SRC)/hc_unit.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h $(TOP)/ioengines/hotcold-map.h | $(GUEST_HOSTBIN)
+$(GUEST_HOSTBIN)/hc_unit: $(GUEST_SRC)/hc_unit.c $(GUEST_HDRS) | $(GUEST_HOSTBIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
-$(GUEST_HOSTBIN)/hc_sbdump: $(GUEST_SRC)/hc_sbdump.c $(GUEST_SRC)/hotcold_test.h $(TOP)/ioengines/hotcold-flags.h $(TOP)/ioengines/hotcold-map.h | $(GUEST_HOSTBIN)
+$(GUEST_HOSTBIN)/hc_sbdump: $(GUEST_SRC)/hc_sbdump.c $(GUEST_HDRS) | $(GUEST_HOSTBIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
 guest-helpers-check: $(GUEST_HOSTBIN)/hc_unit $(GUEST_HOSTBIN)/hc_sbdump
