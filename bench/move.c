@@ -76,7 +76,7 @@
 #include <linux/fs.h>
 
 #include "hotcold-flags.h"
-#include "hotcold-map.h"
+#include "hotcold-fiemap.h"
 
 /* fs/ext4/ext4.h; not in the uapi headers of 6.1 */
 struct move_extent {
@@ -167,38 +167,20 @@ static int read_sb(int fd, const char *path, struct hc_sb *sb)
 /* bytes of @fd in each third of the disk (FIEMAP, after a sync) */
 static int thirds(int fd, const struct hc_sb *sb, uint64_t bytes[3])
 {
-	enum { BATCH = 128 };
-	union {
-		struct fiemap fm;
-		char b[sizeof(struct fiemap) + BATCH * sizeof(struct fiemap_extent)];
-	} u;
-	struct fiemap *fm = &u.fm;
-	uint64_t start = 0;
-	unsigned int i;
+	struct hc_extent *e;
+	size_t n, i;
+	int err = hc_fiemap(fd, &e, &n);
 
 	bytes[0] = bytes[1] = bytes[2] = 0;
-	for (;;) {
-		memset(&u, 0, sizeof(u));
-		fm->fm_start = start;
-		fm->fm_length = FIEMAP_MAX_OFFSET - start;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = BATCH;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm))
-			return -1;
-		if (!fm->fm_mapped_extents)
-			return 0;
-		for (i = 0; i < fm->fm_mapped_extents; i++) {
-			struct fiemap_extent *fe = &fm->fm_extents[i];
-
-			if (!(fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN |
-					      FIEMAP_EXTENT_DELALLOC)))
-				hc_range_thirds(sb, fe->fe_physical,
-						fe->fe_length, bytes);
-			start = fe->fe_logical + fe->fe_length;
-			if (fe->fe_flags & FIEMAP_EXTENT_LAST)
-				return 0;
-		}
+	if (err) {
+		errno = err;
+		return -1;
 	}
+	for (i = 0; i < n; i++)
+		if (e[i].mapped)
+			hc_range_thirds(sb, e[i].physical, e[i].length, bytes);
+	free(e);
+	return 0;
 }
 
 static double frac(const uint64_t b[3], int i)

@@ -21,7 +21,7 @@ $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/i
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
 
-$(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+$(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(TOP)/ioengines/hotcold-fiemap.h $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
 
