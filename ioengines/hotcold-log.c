@@ -240,16 +240,15 @@ void hc_seek_report(struct thread_data *td, struct hotcold_data *hd)
 	struct hotcold_options *o = td->eo;
 	static const char header[] =
 		"job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness\n";
-	uint64_t *dist, *lat;
-	size_t nd = 0, nl = 0, nu = 0, i, len = 0;
+	uint64_t *dist;
+	size_t nd = 0, nu = 0, i, len = 0;
 	char *buf = NULL;
 	FILE *csv = NULL;
 
 	if (hd->seek_fd >= 0)
 		csv = open_memstream(&buf, &len);
 	dist = malloc((hd->nrecs + 1) * sizeof(*dist));
-	lat = malloc((hd->nrecs + 1) * sizeof(*lat));
-	if (!dist || !lat)
+	if (!dist)
 		goto out;
 	for (i = 0; i < hd->nrecs; i++) {
 		struct hc_rec *r = &hd->recs[i];
@@ -258,8 +257,6 @@ void hc_seek_report(struct thread_data *td, struct hotcold_data *hd)
 			dist[nd++] = r->dist;
 		if (r->lba == HC_NO_LBA)
 			nu++;
-		if (r->done)
-			lat[nl++] = r->lat_ns;
 		if (!csv)
 			continue;
 		fprintf(csv, "%s,%zu,%s,%s,%llu,%u,", td->o.name, i,
@@ -288,7 +285,6 @@ void hc_seek_report(struct thread_data *td, struct hotcold_data *hd)
 	if (!hd->nrecs)
 		goto out;
 	qsort(dist, nd, sizeof(*dist), hc_cmp_u64);
-	qsort(lat, nl, sizeof(*lat), hc_cmp_u64);
 	log_info("hotcold: %s: hotness=%s: %zu I/Os, %zu with a seek distance, %zu without a known LBA\n",
 		 td->o.name, hc_hotness_name(o->hotness), hd->nrecs, nd, nu);
 	if (nd)
@@ -300,15 +296,10 @@ void hc_seek_report(struct thread_data *td, struct hotcold_data *hd)
 	else
 		log_info("hotcold: %s:   seek sectors: n/a (no two consecutive I/Os with a known device LBA)\n",
 			 td->o.name);
-	log_info("hotcold: %s:   completion latency ns: mean %.0f p50 %llu p90 %llu p99 %llu\n",
-		 td->o.name, hc_mean(lat, nl),
-		 (unsigned long long)hc_percentile(lat, nl, 50),
-		 (unsigned long long)hc_percentile(lat, nl, 90),
-		 (unsigned long long)hc_percentile(lat, nl, 99));
+	/* latency: fio's own clat is the same interval (->queue, ->commit) */
 out:
 	if (csv)
 		fclose(csv);
 	free(buf);
 	free(dist);
-	free(lat);
 }

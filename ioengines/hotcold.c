@@ -232,6 +232,16 @@ static enum fio_q_status fio_hotcold_queue(struct thread_data *td,
 	if (hd->npending == hd->entries)
 		return FIO_Q_BUSY;
 
+	/*
+	 * fio times a request from io_u->issue_time to its completion.  This
+	 * engine sets it (FIO_ASYNCIO_SETS_ISSUE_TIME): here, before a request
+	 * ->queue does itself (mode=sync, fsync), and again in ->commit, just
+	 * before io_submit(), for the ones libaio does; so fio's clat is the
+	 * device time in both modes, as the engine's own seek log says.
+	 */
+	if (fio_fill_issue_time(td))
+		fio_gettime(&io_u->issue_time, NULL);
+
 	if (ddir_sync(io_u->ddir)) {
 		if (hd->npending)
 			return FIO_Q_BUSY;
@@ -283,6 +293,9 @@ static int fio_hotcold_commit(struct thread_data *td)
 	int ret = 0;
 
 	while (done < hd->npending) {
+		struct timespec issue;
+
+		fio_gettime(&issue, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		for (i = done; i < hd->npending; i++) {
 			struct io_u *io_u = hd->pending[i]->data;
@@ -293,6 +306,14 @@ static int fio_hotcold_commit(struct thread_data *td)
 		ret = io_submit(hd->aio_ctx, hd->npending - done,
 				hd->pending + done);
 		if (ret > 0) {
+			for (i = done; i < done + ret; i++) {
+				struct io_u *io_u = hd->pending[i]->data;
+
+				if (fio_fill_issue_time(td)) {
+					io_u->issue_time = issue;
+					io_u_queued(td, io_u);
+				}
+			}
 			io_u_mark_submit(td, ret);
 			done += ret;
 		} else if (ret == -EINTR || !ret) {
@@ -454,6 +475,7 @@ static void fio_hotcold_cleanup(struct thread_data *td)
 struct ioengine_ops ioengine = {
 	.name			= "hotcold",
 	.version		= FIO_IOOPS_VERSION,
+	.flags			= FIO_ASYNCIO_SETS_ISSUE_TIME,
 	.setup			= fio_hotcold_setup,
 	.init			= fio_hotcold_init,
 	.queue			= fio_hotcold_queue,
