@@ -156,8 +156,9 @@ missing=$(
 		echo
 		echo "Service time at the disk: arrival to end in the disk model's trace, joined"
 		echo "request by request with the engine's seek log (the disk's clock). Engine"
-		echo "latency: submission to completion in the guest (the guest's clock, which"
-		echo "adds TCG's overhead). Seek distance from the previous request, MiB of LBA."
+		echo "latency: fio's clat percentiles (its JSON; the engine hands fio the time it"
+		echo "submits each read), in the guest (the guest's clock, which adds TCG's"
+		echo "overhead). Seek distance from the previous request, MiB of LBA."
 		echo "Median of the runs (min-max), ms. In bench/mixed.fio every job runs with"
 		echo "one other job at once (hot + cold, unhinted + unhinted, hot + hot)."
 		echo

@@ -75,7 +75,7 @@ awk -F, -v g="${disk_gib:-64}" 'NR == FNR { if (FNR > 1) { x[++n] = $1 / g; y[n]
 		printf "%s,%s,%s,%.2f\n", $1, $3, $5, r }' "$sum/hdd-rate.csv" - <"$sum/seq-runs.csv" |
 	{ echo "scenario,job,pos_frac,model_mb_s"; cat; } >"$sum/seq-model.csv"
 
-# ---- random reads (the scenarios that measure rand): the engine's latency
+# ---- random reads (the scenarios that measure rand): each 4 KiB read of the seek log
 for n in $(scen "$out" rand); do
 	s=$out/$n
 	for d in "$s"/run*; do
@@ -87,12 +87,25 @@ for n in $(scen "$out" rand); do
 			END { if (csv_bad) exit 2 }' "$d/seek.csv" || rc=1
 	done
 done >"$sum/rand-ios.csv"
-# per run: mean and p50/p99 latency (ms), mean seek distance (MiB)
-sort -t, -k1,3 -k4,4g "$sum/rand-ios.csv" | awk -F, '
-	function flush() { if (n) printf "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.1f\n", a, b, c, n,
-		t / n, l[int((n + 1) / 2)], l[(int(n * 0.99) > 0) ? int(n * 0.99) : 1], sd / n }
-	$1 "," $2 "," $3 != key { flush(); key = $1 "," $2 "," $3; a = $1; b = $2; c = $3; n = t = sd = 0 }
-	{ l[++n] = $4; t += $4; sd += $5 } END { flush() }' >"$sum/rand-runs.csv"
+# per run: mean and p50/p99 latency (ms) from fio's own statistics (clat:
+# the engine gives fio the submission time, ioengines/hotcold.md), the
+# number of 4 KiB reads and the mean seek distance (MiB) from the seek log
+for n in $(scen "$out" rand); do
+	for d in "$out/$n"/run*; do
+		ok_run "$d" && need "$d/fio.json" || continue
+		jq -r --arg n "$n" --arg r "$(basename "$d")" '.jobs[] | select(.read.total_ios > 0) |
+			[$n, $r, .jobname, .read.clat_ns.mean / 1e6,
+			 .read.clat_ns.percentile["50.000000"] / 1e6, .read.clat_ns.percentile["99.000000"] / 1e6] | @csv' \
+			"$d/fio.json" | tr -d '"' || { echo "summarise: $d/fio.json: no clat_ns of fio's" >&2; rc=1; }
+	done
+done >"$sum/rand-fio.csv"
+sort -t, -k1,3 "$sum/rand-ios.csv" | awk -F, '
+	function flush() { if (n) { k = a "," b "," c
+		if (!(k in mean)) { print "summarise: no fio clat for job " c " of " a "/" b " (fio.json)" > "/dev/stderr"; bad = 1; return }
+		printf "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.1f\n", a, b, c, n, mean[k], p50[k], p99[k], sd / n } }
+	FILENAME != "-" { k = $1 "," $2 "," $3; mean[k] = $4; p50[k] = $5; p99[k] = $6; next }
+	$1 "," $2 "," $3 != key { flush(); key = $1 "," $2 "," $3; a = $1; b = $2; c = $3; n = sd = 0 }
+	{ n++; sd += $5 } END { flush(); exit bad }' "$sum/rand-fio.csv" - >"$sum/rand-runs.csv" || rc=1
 for col in 5 6 7 8; do
 	awk -F, -v c=$col '{ print $1 ":" $3 "," $c }' "$sum/rand-runs.csv" | stats >"$sum/rand-col$col.tmp"
 done
