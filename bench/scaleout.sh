@@ -175,15 +175,15 @@ done
 
 # One row per server and job: the client's JSON tags each job with the
 # address and port it reached the server on; ports.csv maps them back.
-# Latency: fio's total (submission to completion) mean; the engine completes
-# some I/O inside ->queue, where fio's clat would leave out the device time.
+# Latency: fio's clat mean, submission to completion (the engine hands fio
+# the submission time, ioengines/hotcold.md), as on the rest of the page.
 for n in "${names[@]}"; do echo "$n,${fport[$n]}"; done >"$out/ports.csv"
 if jq -e '.client_stats' "$out/fio.json" >/dev/null 2>&1; then
 	jq -r --argjson map "$(awk -F, '{ printf "%s\"%s\":\"%s\"", (NR > 1 ? "," : "{"), $2, $1 } END { print "}" }' "$out/ports.csv")" \
 		'.client_stats[] | select(.jobname != "All clients") |
 		[($map[.port | tostring] // "port \(.port)"), .jobname, (.read.io_bytes + .write.io_bytes),
 		 ((.read.bw_bytes + .write.bw_bytes) / 1e6),
-		 (if .read.io_bytes > 0 then .read.lat_ns.mean else .write.lat_ns.mean end) / 1e6,
+		 (if .read.io_bytes > 0 then .read.clat_ns.mean else .write.clat_ns.mean end) / 1e6,
 		 .error] | @csv' "$out/fio.json" | tr -d '"' |
 		{ echo "host,job,bytes,mb_s,lat_mean_ms,error"; sort; } >"$out/scaleout.csv"
 else
