@@ -90,7 +90,7 @@ if [ -n "$pairs" ]; then
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for b in $pairs; do
 		for s in "$b" "$b-reserve"; do
-			echo "| ${b#aged-}% | $(case $s in *-reserve) echo on ;; *) echo off ;; esac) | $(third "$s" H first) | $(third "$s" C last) |" \
+			echo "| ${b#aged-}% | $(case $s in *-reserve) echo on ;; *) echo off ;; esac) | $(third "$s" H first)$(case $s in *-reserve) echo " (aim >= 0.9: $(aim "$(third "$s" H first)" ge 0.9))" ;; esac) | $(third "$s" C last) |" \
 				"$(third "$s" N first) / $(third "$s" N middle) / $(third "$s" N last) | $(mm "$s" H service_p50_ms) | $(mm "$s" N service_p50_ms) |" \
 				"$(ratio "$(d "$s" H service_p50_ms)" "$(d "$s" N service_p50_ms)") | $(mm "$s" HS-read disk_mb_s) | $(mm "$s" NS-read disk_mb_s) |" \
 				"$(ratio "$(d "$s" HS-read disk_mb_s)" "$outer") |"
