@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
+#include <stddef.h>
 
 #include "hdd-model.h"
 
@@ -38,69 +39,155 @@ parse_double (const char *v, double *r)
     ? -1 : 0;
 }
 
+/* Every profile key, with the range a real drive's figure falls in.
+ * The ranges come from the published drives in drive-facts.md and the
+ * HP 97560 (3600 rpm drives of the 1990s to 15000 rpm enterprise
+ * drives, head switch about 1-2 ms, seeks up to about 20 ms full
+ * stroke), with headroom; a value outside is a typo or a wrong unit.
+ */
+enum key_kind { KEY_NUMBER, KEY_COUNT, KEY_COUNT64, KEY_MS, KEY_SEEK_RW };
+
+struct profile_key {
+  const char *name;
+  enum key_kind kind;
+  double min, max;
+  const char *unit;
+  size_t offset;                /* into struct hdd_profile */
+};
+
+#define OFF(field) offsetof (struct hdd_profile, field)
+static const struct profile_key profile_keys[] = {
+  { "rpm",               KEY_NUMBER, 3600, 20000, "rpm", OFF (rpm) },
+  { "heads",             KEY_COUNT,  1, 64, "surfaces", OFF (heads) },
+  { "zones",             KEY_COUNT,  1, HDD_MAX_ZONES, "zones", OFF (zones) },
+  { "spt-outer",         KEY_COUNT,  16, 10000, "sectors", OFF (spt_outer) },
+  { "spt-inner",         KEY_COUNT,  16, 10000, "sectors", OFF (spt_inner) },
+  { "cylinders",         KEY_COUNT64, 100, 2000000, "cylinders",
+    OFF (nominal_cyls) },
+  { "track-to-track-ms", KEY_MS,     0.05, 5, "ms", OFF (t2t_us) },
+  { "average-seek-ms",   KEY_MS,     1, 30, "ms", OFF (avg_us) },
+  { "full-stroke-ms",    KEY_MS,     2, 50, "ms", OFF (full_us) },
+  { "head-switch-ms",    KEY_MS,     0, 5, "ms", OFF (head_switch_us) },
+  { "write-settle-ms",   KEY_MS,     0, 5, "ms", OFF (write_settle_us) },
+  { "seek-rw",           KEY_SEEK_RW, 0, 0, "", OFF (rw) },
+};
+#undef OFF
+#define NR_PROFILE_KEYS (sizeof profile_keys / sizeof profile_keys[0])
+
+/* seek-rw's six fields: boundary a b c e t1 (t1 may also be -1). */
+static const struct {
+  const char *name;
+  double min, max;
+  const char *unit;
+} rw_fields[6] = {
+  { "boundary", 1, 2000000, "cylinders" },
+  { "a", 0, 30, "ms" },
+  { "b", 0, 10, "ms" },
+  { "c", 0, 50, "ms" },
+  { "e", 0, 1, "ms per cylinder" },
+  { "t1", 0, 10, "ms, or -1 for the formula" },
+};
+
+/* All key names, for the message about an unknown key. */
+static void
+known_keys (char *buf, size_t len)
+{
+  size_t i, used = 0;
+
+  buf[0] = '\0';
+  for (i = 0; i < NR_PROFILE_KEYS && used < len; i++)
+    used += snprintf (buf + used, len - used, "%s%s", i ? ", " : "",
+                      profile_keys[i].name);
+}
+
 /* Parse "key = value" for one profile; returns -1 with ERR set. */
 static int
 profile_set (struct hdd_profile *p, const char *key, char *val,
              char *err, size_t errlen)
 {
-  double d;
-  unsigned *u = NULL;
-  double *ms = NULL;
+  const struct profile_key *k = NULL;
+  char *field = (char *) p;
+  double d = 0;
+  size_t i;
 
-  if (strcmp (key, "seek-rw") == 0) {
-    char *tok, *save = NULL;
-    int i = 0;
+  for (i = 0; i < NR_PROFILE_KEYS; i++)
+    if (strcmp (key, profile_keys[i].name) == 0)
+      k = &profile_keys[i];
+  if (k == NULL) {
+    char keys[512];
 
-    for (tok = strtok_r (val, " \t,", &save); tok;
+    known_keys (keys, sizeof keys);
+    snprintf (err, errlen, "unknown key '%s' (known keys: %s)", key, keys);
+    return -1;
+  }
+  field += k->offset;
+
+  switch (k->kind) {
+  case KEY_SEEK_RW: {
+    char *tok, *save = NULL, copy[256];
+    double rw[6];
+
+    snprintf (copy, sizeof copy, "%s", val);
+    i = 0;
+    for (tok = strtok_r (copy, " \t,", &save); tok;
          tok = strtok_r (NULL, " \t,", &save)) {
-      if (i == 6 || parse_double (tok, &p->rw[i]) == -1)
-        goto bad;
+      if (i == 6 || parse_double (tok, &rw[i]) == -1)
+        goto bad_rw;
       i++;
     }
     if (i != 6)
-      goto bad;
+      goto bad_rw;
+    for (i = 0; i < 6; i++) {
+      if (i == 5 && rw[i] == -1)
+        continue;
+      if (rw[i] < rw_fields[i].min || rw[i] > rw_fields[i].max) {
+        snprintf (err, errlen, "'seek-rw' = %s: %s = %g is out of range: "
+                  "expected %.15g to %.15g %s", val, rw_fields[i].name, rw[i],
+                  rw_fields[i].min, rw_fields[i].max, rw_fields[i].unit);
+        return -1;
+      }
+    }
+    memcpy (p->rw, rw, sizeof rw);
     p->have_rw = 1;
     return 0;
-  }
-
-  if (parse_double (val, &d) == -1)
-    goto bad;
-  if (strcmp (key, "rpm") == 0) {
-    if (d <= 0 || d > 1e6) goto bad;
-    p->rpm = d;
-    return 0;
-  }
-  else if (strcmp (key, "heads") == 0) u = &p->heads;
-  else if (strcmp (key, "zones") == 0) u = &p->zones;
-  else if (strcmp (key, "spt-outer") == 0) u = &p->spt_outer;
-  else if (strcmp (key, "spt-inner") == 0) u = &p->spt_inner;
-  else if (strcmp (key, "cylinders") == 0) {
-    if (d < 2 || d != floor (d) || d > 1e12) goto bad;
-    p->nominal_cyls = (uint64_t) d;
-    return 0;
-  }
-  else if (strcmp (key, "track-to-track-ms") == 0) ms = &p->t2t_us;
-  else if (strcmp (key, "average-seek-ms") == 0) ms = &p->avg_us;
-  else if (strcmp (key, "full-stroke-ms") == 0) ms = &p->full_us;
-  else if (strcmp (key, "head-switch-ms") == 0) ms = &p->head_switch_us;
-  else if (strcmp (key, "write-settle-ms") == 0) ms = &p->write_settle_us;
-  else {
-    snprintf (err, errlen, "unknown key '%s'", key);
+  bad_rw:
+    snprintf (err, errlen, "'seek-rw' = %s: expected six numbers: "
+              "boundary a b c e t1", val);
     return -1;
   }
-  if (u) {
-    if (d < 1 || d != floor (d) || d > 1e6) goto bad;
-    *u = (unsigned) d;
+
+  case KEY_NUMBER:
+  case KEY_MS:
+    if (parse_double (val, &d) == -1) {
+      snprintf (err, errlen, "'%s' = %s: expected a number from %.15g "
+                "to %.15g %s", key, val, k->min, k->max, k->unit);
+      return -1;
+    }
+    break;
+
+  case KEY_COUNT:
+  case KEY_COUNT64:
+    if (parse_double (val, &d) == -1 || d != floor (d)) {
+      snprintf (err, errlen, "'%s' = %s: expected a whole number from "
+                "%.15g to %.15g %s", key, val, k->min, k->max, k->unit);
+      return -1;
+    }
+    break;
   }
-  else {
-    if (d < 0 || d > 1e4) goto bad;
-    *ms = d * 1000.;
+  if (d < k->min || d > k->max) {
+    snprintf (err, errlen, "'%s' = %s is out of range: expected %.15g "
+              "to %.15g %s", key, val, k->min, k->max, k->unit);
+    return -1;
+  }
+
+  switch (k->kind) {
+  case KEY_NUMBER: *(double *) field = d; break;
+  case KEY_MS: *(double *) field = d * 1000.; break;
+  case KEY_COUNT: *(unsigned *) field = (unsigned) d; break;
+  case KEY_COUNT64: *(uint64_t *) field = (uint64_t) d; break;
+  case KEY_SEEK_RW: abort ();
   }
   return 0;
-
- bad:
-  snprintf (err, errlen, "bad value for '%s'", key);
-  return -1;
 }
 
 /* Walk FILE; for each section call back with the section name and each
@@ -214,7 +301,11 @@ hdd_profile_load (const char *file, const char *name, struct hdd_profile *p,
         "spt-outer must be >= spt-inner (zones slow down inwards)");
   if (p->have_rw) {
     NEED (p->nominal_cyls >= 2, "seek-rw needs cylinders = N (its units)");
-    NEED (p->rw[0] >= 1, "seek-rw boundary must be >= 1 cylinder");
+    NEED (p->rw[0] <= (double) p->nominal_cyls,
+          "seek-rw boundary must not exceed cylinders");
+    NEED (p->rw[3] + p->rw[4] * (double) (p->nominal_cyls - 1) <= 50,
+          "seek-rw: the full-stroke seek c + e*(cylinders-1) is above "
+          "50 ms (a real drive's is at most about 25 ms)");
     NEED (p->rw[2] >= 0 && p->rw[4] >= 0,
           "seek-rw b and e must be >= 0 (non-decreasing curve)");
     /* Continuity at the boundary, allowing the rounding of published
@@ -321,10 +412,10 @@ seek_fit (struct hdd_seek *s, const struct hdd_profile *p,
   seek_from_boundary (s, p->t2t_us, p->full_us, hi);
   mhi = seek_mean (s);
   if (p->avg_us < mlo || p->avg_us > mhi) {
-    snprintf (err, errlen, "profile=%s: average-seek-ms=%g cannot be fitted "
+    snprintf (err, errlen, "average-seek-ms=%g cannot be fitted "
               "with track-to-track-ms=%g and full-stroke-ms=%g over %" PRIu64
               " cylinders: it must lie in [%.3f, %.3f] ms",
-              p->name, p->avg_us / 1000, p->t2t_us / 1000,
+              p->avg_us / 1000, p->t2t_us / 1000,
               p->full_us / 1000, s->max_dist + 1, mlo / 1000, mhi / 1000);
     return -1;
   }

@@ -30,11 +30,6 @@
 #define PROFILES_DEFAULT NULL
 #endif
 
-/* Size used to check a profile at start, before the plugin's size is
- * known (matches the project's default 64G disk).
- */
-#define CHECK_SIZE (UINT64_C (64) << 30)
-
 static const char *profiles_file = PROFILES_DEFAULT;
 static const char *profile_name = "desktop7200";
 static double time_scale = 1.0;
@@ -135,7 +130,6 @@ hdd_config_complete (nbdkit_next_config_complete *next,
                      nbdkit_backend *nxdata)
 {
   char err[512];
-  struct hdd_geom check;
 
   if (profiles_file == NULL) {
     nbdkit_error ("profiles=FILE is required (this build has no default "
@@ -144,10 +138,6 @@ hdd_config_complete (nbdkit_next_config_complete *next,
   }
   if (hdd_profile_load (profiles_file, profile_name, &profile,
                         err, sizeof err) == -1) {
-    nbdkit_error ("%s", err);
-    return -1;
-  }
-  if (hdd_geom_init (&check, &profile, CHECK_SIZE, err, sizeof err) == -1) {
     nbdkit_error ("%s", err);
     return -1;
   }
@@ -180,35 +170,79 @@ hdd_unload (void)
     fclose (trace_fp);
 }
 
-/* Lay the profile over the plugin's size on the first connection. */
+/* Lay the profile over a plugin of SIZE bytes, unless already done for
+ * that size.  Called with lock held.
+ */
+static int
+geom_setup (int64_t size)
+{
+  char err[512];
+
+  if (geom_ready && geom.sectors == ((uint64_t) size + 511) / 512)
+    return 0;
+  if (hdd_geom_init (&geom, &profile, size, err, sizeof err) == -1) {
+    nbdkit_error ("profile=%s over the plugin's %" PRIi64 " bytes: %s",
+                  profile.name, size, err);
+    return -1;
+  }
+  geom_ready = 1;
+  nbdkit_debug ("hdd: profile %s: %" PRIu64 " cylinders, %u heads, "
+                "%u zones of %" PRIu64 " cylinders, spt %u..%u, "
+                "seek a=%g b=%g c=%g e=%g boundary=%g us, "
+                "mean seek %.1f us",
+                profile.name, geom.cylinders, geom.heads, geom.nzones,
+                geom.cyls_per_zone, geom.spt[0],
+                geom.spt[geom.nzones - 1], geom.seek.a, geom.seek.b,
+                geom.seek.c, geom.seek.e, geom.seek.boundary,
+                hdd_mean_seek_us (&geom));
+  return 0;
+}
+
+/* The plugin's size is first known here (nbdkit's ext2 filter opens
+ * its plugin the same way): lay the profile over it before any client
+ * connects, so that a profile that does not fit this size stops the
+ * server at start instead of failing every connection.
+ */
+static int
+hdd_after_fork (nbdkit_backend *backend)
+{
+  nbdkit_next *next;
+  int64_t size;
+  int r;
+
+  next = nbdkit_next_context_open (backend, 1, "", 1);
+  if (next == NULL) {
+    nbdkit_error ("cannot open the plugin to read its size");
+    return -1;
+  }
+  if (next->prepare (next) == -1) {
+    nbdkit_next_context_close (next);
+    return -1;
+  }
+  size = next->get_size (next);
+  next->finalize (next);
+  nbdkit_next_context_close (next);
+  if (size == -1)
+    return -1;
+  pthread_mutex_lock (&lock);
+  r = geom_setup (size);
+  pthread_mutex_unlock (&lock);
+  return r;
+}
+
+/* A plugin's size may change (a file grown between connections, or an
+ * export other than the default): check it again per connection.
+ */
 static int
 hdd_prepare (nbdkit_next *next, void *handle, int readonly)
 {
   int64_t size = next->get_size (next);
-  char err[512];
-  int r = 0;
+  int r;
 
   if (size == -1)
     return -1;
   pthread_mutex_lock (&lock);
-  if (!geom_ready || geom.sectors != ((uint64_t) size + 511) / 512) {
-    if (hdd_geom_init (&geom, &profile, size, err, sizeof err) == -1) {
-      nbdkit_error ("%s", err);
-      r = -1;
-    }
-    else {
-      geom_ready = 1;
-      nbdkit_debug ("hdd: profile %s: %" PRIu64 " cylinders, %u heads, "
-                    "%u zones of %" PRIu64 " cylinders, spt %u..%u, "
-                    "seek a=%g b=%g c=%g e=%g boundary=%g us, "
-                    "mean seek %.1f us",
-                    profile.name, geom.cylinders, geom.heads, geom.nzones,
-                    geom.cyls_per_zone, geom.spt[0],
-                    geom.spt[geom.nzones - 1], geom.seek.a, geom.seek.b,
-                    geom.seek.c, geom.seek.e, geom.seek.boundary,
-                    hdd_mean_seek_us (&geom));
-    }
-  }
+  r = geom_setup (size);
   pthread_mutex_unlock (&lock);
   return r;
 }
@@ -344,6 +378,7 @@ static struct nbdkit_filter filter = {
   .config            = hdd_config,
   .config_complete   = hdd_config_complete,
   .config_help       = hdd_config_help,
+  .after_fork        = hdd_after_fork,
   .prepare           = hdd_prepare,
   .is_rotational     = hdd_is_rotational,
   .pread             = hdd_pread,
