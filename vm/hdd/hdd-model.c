@@ -68,6 +68,8 @@ static const struct profile_key profile_keys[] = {
   { "average-seek-ms",   KEY_MS,     1, 30, "ms", OFF (avg_us) },
   { "full-stroke-ms",    KEY_MS,     2, 50, "ms", OFF (full_us) },
   { "head-switch-ms",    KEY_MS,     0, 5, "ms", OFF (head_switch_us) },
+  { "track-skew-ms",     KEY_MS,     0, 10, "ms", OFF (track_skew_us) },
+  { "cylinder-skew-ms",  KEY_MS,     0, 10, "ms", OFF (cyl_skew_us) },
   { "write-settle-ms",   KEY_MS,     0, 5, "ms", OFF (write_settle_us) },
   { "seek-rw",           KEY_SEEK_RW, 0, 0, "", OFF (rw) },
 };
@@ -182,7 +184,11 @@ profile_set (struct hdd_profile *p, const char *key, char *val,
 
   switch (k->kind) {
   case KEY_NUMBER: *(double *) field = d; break;
-  case KEY_MS: *(double *) field = d * 1000.; break;
+  case KEY_MS:
+    *(double *) field = d * 1000.;
+    if (strcmp (key, "track-skew-ms") == 0) p->have_track_skew = 1;
+    if (strcmp (key, "cylinder-skew-ms") == 0) p->have_cyl_skew = 1;
+    break;
   case KEY_COUNT: *(unsigned *) field = (unsigned) d; break;
   case KEY_COUNT64: *(uint64_t *) field = (uint64_t) d; break;
   case KEY_SEEK_RW: abort ();
@@ -299,6 +305,10 @@ hdd_profile_load (const char *file, const char *name, struct hdd_profile *p,
   NEED (p->spt_outer > 0 && p->spt_inner > 0, "missing spt-outer/spt-inner");
   NEED (p->spt_outer >= p->spt_inner,
         "spt-outer must be >= spt-inner (zones slow down inwards)");
+  NEED (p->track_skew_us < 60e6 / p->rpm,
+        "track-skew-ms must be less than one revolution");
+  NEED (p->cyl_skew_us < 60e6 / p->rpm,
+        "cylinder-skew-ms must be less than one revolution");
   if (p->have_rw) {
     NEED (p->nominal_cyls >= 2, "seek-rw needs cylinders = N (its units)");
     NEED (p->rw[0] <= (double) p->nominal_cyls,
@@ -442,6 +452,17 @@ hdd_mean_seek_us (const struct hdd_geom *g)
 
 /* ---- geometry --------------------------------------------------------- */
 
+/* The default cylinder skew is the single-cylinder seek, known once the
+ * seek curve is.  R is the seek curve's status, passed on.
+ */
+static int
+geom_skew (struct hdd_geom *g, int r)
+{
+  if (r == 0 && g->cyl_skew_rev < 0)
+    g->cyl_skew_rev = fmod (hdd_seek_us (g, 1) / g->rev_us, 1);
+  return r;
+}
+
 int
 hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
                uint64_t size_bytes, char *err, size_t errlen)
@@ -461,6 +482,14 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
   g->rev_us = 60e6 / p->rpm;
   g->head_switch_us = p->head_switch_us;
   g->write_settle_us = p->write_settle_us;
+  /* Without skew keys, a profile means what head-switch-ms alone always
+   * meant: the next track is skewed by the head switch time and the
+   * next cylinder by the single-cylinder seek, so that its first sector
+   * arrives just as the head is ready.
+   */
+  g->track_skew_rev = (p->have_track_skew ? p->track_skew_us :
+                       p->head_switch_us) / g->rev_us;
+  g->cyl_skew_rev = p->have_cyl_skew ? p->cyl_skew_us / g->rev_us : -1;
 
   /* Zone z's sectors per track fall linearly from spt-outer to spt-inner.
    * All zones span the same number of cylinders (equal radial width),
@@ -487,6 +516,8 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
   g->seek.max_dist = g->cylinders - 1;
 
   if (p->have_rw) {
+    int r = 0;
+
     g->seek.boundary = p->rw[0];
     g->seek.a = p->rw[1] * 1000;
     g->seek.b = p->rw[2] * 1000;
@@ -499,9 +530,9 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
      */
     g->seek.xscale = g->seek.max_dist > 1 ?
       (double) (p->nominal_cyls - 2) / (double) (g->seek.max_dist - 1) : 1;
-    return 0;
+    return geom_skew (g, r);
   }
-  return seek_fit (&g->seek, p, err, errlen);
+  return geom_skew (g, seek_fit (&g->seek, p, err, errlen));
 }
 
 void
@@ -532,31 +563,89 @@ hdd_chs_to_lba (const struct hdd_geom *g, const struct hdd_chs *c)
   return g->zone_lba[z] + (cz * g->heads + c->head) * g->spt[z] + c->sector;
 }
 
-/* Media time for N sectors from LBA: each track's share of a revolution;
- * moving to the next track costs a head switch (next surface) or a
- * single-cylinder seek (next cylinder).  Track skew is assumed to equal
- * that switch time, so the first sector of the next track arrives just
- * as the head is ready: no extra rotational wait inside a transfer.
+/* Where sector C sits on its platter, as a fraction of a turn from the
+ * spindle's index: sector s of track t at (s + skew(t)) / spt, each
+ * track skewed by the track skew from the one before it on the same
+ * cylinder, and each cylinder's first track by the cylinder skew from
+ * the last track of the cylinder before.
  */
-double
-hdd_transfer_us (const struct hdd_geom *g, uint64_t lba, uint64_t n)
+static double
+sector_angle (const struct hdd_geom *g, const struct hdd_chs *c)
 {
-  double t = 0;
-  struct hdd_chs c;
+  double skew = (double) c->cyl * (g->cyl_skew_rev +
+                                   (g->heads - 1) * g->track_skew_rev) +
+    c->head * g->track_skew_rev;
 
+  return fmod ((double) c->sector / c->spt + skew, 1);
+}
+
+/* How long from model time T until the angle A (fraction of a turn)
+ * passes under the head.  The spindle turns from model time 0.  Being
+ * a millionth of a turn late is rounding (the head arrives exactly as
+ * the sector does, as in a stream or a switch matched by its skew), not
+ * a missed sector.
+ */
+static double
+rotation_wait (const struct hdd_geom *g, double t, double a)
+{
+  double w = a - fmod (t, g->rev_us) / g->rev_us;
+
+  w -= floor (w);               /* [0, 1) */
+  if (w > 1 - 1e-6)             /* a hair late: rounding, on time */
+    w = 0;
+  return w * g->rev_us;
+}
+
+static int
+same_track (const struct hdd_chs *a, const struct hdd_chs *b)
+{
+  return a->cyl == b->cyl && a->head == b->head;
+}
+
+/* The media time of N sectors from LBA, the head on LBA's track and
+ * ready at model time T: the rotational wait for LBA (into *WAIT), then
+ * each track's share of a revolution; moving on to the next track costs
+ * a head switch (next surface) or a single-cylinder seek (next
+ * cylinder), then the wait until its skewed first sector comes round.
+ */
+static double
+media_us (const struct hdd_geom *g, double t, uint64_t lba, uint64_t n,
+          double *wait)
+{
+  struct hdd_chs c, next;
+  double t0;
+
+  hdd_lba_to_chs (g, lba, &c);
+  *wait = rotation_wait (g, t, sector_angle (g, &c));
+  t0 = t += *wait;
   while (n > 0) {
-    uint64_t m;
+    uint64_t m = c.spt - c.sector;
 
-    hdd_lba_to_chs (g, lba, &c);
-    m = c.spt - c.sector;
     if (m > n) m = n;
     t += g->rev_us * (double) m / c.spt;
     n -= m;
     lba += m;
-    if (n > 0)
-      t += c.head + 1 < g->heads ? g->head_switch_us : hdd_seek_us (g, 1);
+    if (n == 0)
+      break;
+    hdd_lba_to_chs (g, lba, &next);
+    t += next.cyl == c.cyl ? g->head_switch_us : hdd_seek_us (g, 1);
+    t += rotation_wait (g, t, sector_angle (g, &next));
+    c = next;
   }
-  return t;
+  return t - t0;
+}
+
+/* Media time for N sectors from LBA, starting as its first sector
+ * comes under the head.
+ */
+double
+hdd_transfer_us (const struct hdd_geom *g, uint64_t lba, uint64_t n)
+{
+  struct hdd_chs c;
+  double wait;
+
+  hdd_lba_to_chs (g, lba, &c);
+  return media_us (g, sector_angle (g, &c) * g->rev_us, lba, n, &wait);
 }
 
 void
@@ -565,7 +654,7 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
              uint64_t readahead_sectors, double flush_us,
              struct hdd_result *r)
 {
-  struct hdd_chs c;
+  struct hdd_chs c, head = { .cyl = s->cyl, .head = s->head };
   int is_write = op == HDD_WRITE;
 
   memset (r, 0, sizeof *r);
@@ -585,27 +674,36 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
 
   if (lba >= g->sectors) lba = g->sectors - 1;
   if (n > g->sectors - lba) n = g->sectors - lba;
+  hdd_lba_to_chs (g, lba, &c);
 
   /* Sequential stream: the drive kept reading ahead into its buffer
    * (or merged writes in its cache) after the previous request, up to
    * READAHEAD sectors, so the next request in the stream continues on
-   * the media's timeline without a new seek or rotational wait.
+   * the media's timeline from where the last one left the head: no new
+   * seek, and the wait for this sector is only what the media would
+   * have spent anyway (a track or cylinder switch and its skew, if the
+   * last request ended at the end of a track).
    */
   if (s->have_last && lba == s->next_lba && s->last_op == op &&
       r->start - s->media_end <=
       hdd_transfer_us (g, lba, readahead_sectors)) {
-    double media;
+    double t = s->media_end, wait, media;
 
+    if (!same_track (&c, &head))
+      t += c.cyl == head.cyl ? g->head_switch_us :
+        hdd_seek_us (g, c.cyl > head.cyl ? c.cyl - head.cyl :
+                     head.cyl - c.cyl);
+    t += media_us (g, t, lba, n, &wait);
+    t += wait;
     /* transfer is the media time, part of which may lie before start */
-    r->transfer = hdd_transfer_us (g, lba, n);
-    media = s->media_end + r->transfer;
+    r->transfer = t - s->media_end;
+    media = t;
     r->end = media > r->start ? media : r->start;
     s->media_end = media;
   }
   else {
-    double seek_end, phase, target, wait;
+    double seek_end;
 
-    hdd_lba_to_chs (g, lba, &c);
     r->cyl_distance = c.cyl > s->cyl ? c.cyl - s->cyl : s->cyl - c.cyl;
     if (r->cyl_distance > 0)
       r->seek = hdd_seek_us (g, r->cyl_distance);
@@ -614,13 +712,7 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
     if (is_write && r->seek > 0)
       r->seek += g->write_settle_us;
     seek_end = r->start + r->seek;
-    /* The spindle turns from model time 0: where is sector c.sector? */
-    phase = fmod (seek_end, g->rev_us) / g->rev_us;
-    target = (double) c.sector / c.spt;
-    wait = target - phase;
-    if (wait < 0) wait += 1;
-    r->rotation = wait * g->rev_us;
-    r->transfer = hdd_transfer_us (g, lba, n);
+    r->transfer = media_us (g, seek_end, lba, n, &r->rotation);
     r->end = seek_end + r->rotation + r->transfer;
     s->media_end = r->end;
   }

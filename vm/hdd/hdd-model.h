@@ -25,6 +25,8 @@ struct hdd_profile {
   unsigned zones;
   unsigned spt_outer, spt_inner;  /* sectors per track, zone 0 / last zone */
   double head_switch_us, write_settle_us;
+  double track_skew_us, cyl_skew_us;    /* if have_track/cyl_skew */
+  int have_track_skew, have_cyl_skew;
   /* Either datasheet figures (fitted to a Ruemmler-Wilkes curve) ... */
   double t2t_us, avg_us, full_us;
   /* ... or the six Ruemmler-Wilkes parameters, in the units of a drive
@@ -53,6 +55,11 @@ struct hdd_geom {
   uint64_t zone_lba[HDD_MAX_ZONES + 1];  /* first LBA of each zone */
   double rev_us;
   double head_switch_us, write_settle_us;
+  /* Angle by which each track is skewed from the previous one on the
+   * same cylinder, and each cylinder's first track from the last track
+   * of the one before, in fractions of a turn.
+   */
+  double track_skew_rev, cyl_skew_rev;
   struct hdd_seek seek;
 };
 

@@ -86,6 +86,14 @@ EOF
 mkprofile 's/^seek-rw = 383 3.24 0.400 8.00 0.008 -1/seek-rw = 383 3.24 0.400 8.00 5 -1/'
 expect_error "'seek-rw' = 383 3.24 0.400 8.00 5 -1: e = 5 is out of range: expected 0 to 1" \
     profiles="$tmp/p.conf" profile=hp97560
+mkprofile 's/^head-switch-ms = 1.6/&\ntrack-skew-ms = 20/'
+expect_error "'track-skew-ms' = 20 is out of range: expected 0 to 10 ms" profiles="$tmp/p.conf"
+mkprofile 's/^head-switch-ms = 1.6/&\ncylinder-skew-ms = -1/'
+expect_error "'cylinder-skew-ms' = -1 is out of range: expected 0 to 10 ms" profiles="$tmp/p.conf"
+# enterprise15k turns once in 4 ms
+mkprofile '/^\[enterprise15k\]/,/^\[/s/^head-switch-ms = 0.5/&\ntrack-skew-ms = 5/'
+expect_error "track-skew-ms must be less than one revolution" \
+    profiles="$tmp/p.conf" profile=enterprise15k
 mkprofile 's/^heads = 10/heads = 2.5/'
 expect_error "'heads' = 2.5: expected a whole number from 1 to 64" profiles="$tmp/p.conf"
 mkprofile '/^spt-inner = 601/d'
