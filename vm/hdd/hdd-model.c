@@ -725,3 +725,50 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
   s->next_lba = lba + n;
   s->busy_until = r->end;
 }
+
+/* ---- command queueing ------------------------------------------------- */
+
+double
+hdd_position_us (const struct hdd_geom *g, const struct hdd_state *s,
+                 double t, const struct hdd_request *q,
+                 uint64_t readahead_sectors)
+{
+  struct hdd_state copy = *s;
+  struct hdd_result r;
+
+  if (q->op == HDD_FLUSH || q->op == HDD_TRIM)
+    return 0;
+  copy.busy_until = t;
+  hdd_service (g, &copy, t, q->op, q->lba, q->sectors, readahead_sectors,
+               0, &r);
+  return r.seek + r.rotation;
+}
+
+size_t
+hdd_dispatch (const struct hdd_geom *g, struct hdd_state *s,
+              const struct hdd_request *q, size_t n, unsigned depth,
+              double age_us, uint64_t readahead_sectors, double flush_us,
+              struct hdd_result *r)
+{
+  double t = s->busy_until > q[0].arrival ? s->busy_until : q[0].arrival;
+  size_t i, m, best = 0;
+  double best_pos = 0;
+
+  /* What the drive holds when it chooses: commands sent later are still
+   * in the host's queue.
+   */
+  for (m = 1; m < n && m < depth && q[m].arrival <= t; m++)
+    ;
+  if (m > 1 && t - q[0].arrival < age_us) {
+    for (i = 0; i < m; i++) {
+      double pos = hdd_position_us (g, s, t, &q[i], readahead_sectors);
+      if (i == 0 || pos < best_pos) {
+        best = i;
+        best_pos = pos;
+      }
+    }
+  }
+  hdd_service (g, s, q[best].arrival, q[best].op, q[best].lba,
+               q[best].sectors, readahead_sectors, flush_us, r);
+  return best;
+}

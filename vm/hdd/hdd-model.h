@@ -112,4 +112,34 @@ extern void hdd_service (const struct hdd_geom *g, struct hdd_state *s,
                          uint64_t n, uint64_t readahead_sectors,
                          double flush_us, struct hdd_result *r);
 
+/* Command queueing.  A request waiting for the drive, in arrival order. */
+struct hdd_request {
+  double arrival;
+  enum hdd_op op;
+  uint64_t lba, sectors;
+};
+
+/* Positioning time (seek and rotational wait; none for a request that
+ * continues the sequential stream) of a request if the drive, in state
+ * S, started it at model time T.
+ */
+extern double hdd_position_us (const struct hdd_geom *g,
+                               const struct hdd_state *s, double t,
+                               const struct hdd_request *q,
+                               uint64_t readahead_sectors);
+
+/* The drive is free at S->busy_until (or idle): pick the next of the N
+ * waiting requests Q (arrival order) and serve it into R.  The drive
+ * holds the first DEPTH requests that had arrived by the time it
+ * chooses; it serves the oldest if that has waited AGE_US or more,
+ * else the one with the shortest positioning time (the oldest of
+ * equals).  DEPTH 1 is arrival order, exactly hdd_service in turn.
+ * Returns the index served.
+ */
+extern size_t hdd_dispatch (const struct hdd_geom *g, struct hdd_state *s,
+                            const struct hdd_request *q, size_t n,
+                            unsigned depth, double age_us,
+                            uint64_t readahead_sectors, double flush_us,
+                            struct hdd_result *r);
+
 #endif /* NBDKIT_HDD_MODEL_H */

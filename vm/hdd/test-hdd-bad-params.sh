@@ -43,6 +43,11 @@ expect_error flush-cost=-5 flush-cost=-5
 expect_error flush-cost=5s flush-cost=5s
 expect_error readahead=lots readahead=lots
 expect_error readahead=2G readahead=2G
+expect_error "queue-depth=0: expected 1" queue-depth=0
+expect_error "queue-depth=33: expected 1" queue-depth=33
+expect_error queue-depth=deep queue-depth=deep
+expect_error queue-age=-1 queue-age=-1
+expect_error "queue-age=70000: expected milliseconds from 0 to 60000" queue-age=70000
 expect_error profile=nosuch profile=nosuch
 expect_error "profile=" profile=
 expect_error profiles=/nonexistent/p.conf profiles=/nonexistent/p.conf
