@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
+#include <stddef.h>
 
 #include "hdd-model.h"
 
@@ -38,69 +39,161 @@ parse_double (const char *v, double *r)
     ? -1 : 0;
 }
 
+/* Every profile key, with the range a real drive's figure falls in.
+ * The ranges come from the published drives in drive-facts.md and the
+ * HP 97560 (3600 rpm drives of the 1990s to 15000 rpm enterprise
+ * drives, head switch about 1-2 ms, seeks up to about 20 ms full
+ * stroke), with headroom; a value outside is a typo or a wrong unit.
+ */
+enum key_kind { KEY_NUMBER, KEY_COUNT, KEY_COUNT64, KEY_MS, KEY_SEEK_RW };
+
+struct profile_key {
+  const char *name;
+  enum key_kind kind;
+  double min, max;
+  const char *unit;
+  size_t offset;                /* into struct hdd_profile */
+};
+
+#define OFF(field) offsetof (struct hdd_profile, field)
+static const struct profile_key profile_keys[] = {
+  { "rpm",               KEY_NUMBER, 3600, 20000, "rpm", OFF (rpm) },
+  { "heads",             KEY_COUNT,  1, 64, "surfaces", OFF (heads) },
+  { "zones",             KEY_COUNT,  1, HDD_MAX_ZONES, "zones", OFF (zones) },
+  { "spt-outer",         KEY_COUNT,  16, 10000, "sectors", OFF (spt_outer) },
+  { "spt-inner",         KEY_COUNT,  16, 10000, "sectors", OFF (spt_inner) },
+  { "cylinders",         KEY_COUNT64, 100, 2000000, "cylinders",
+    OFF (nominal_cyls) },
+  { "track-to-track-ms", KEY_MS,     0.05, 5, "ms", OFF (t2t_us) },
+  { "average-seek-ms",   KEY_MS,     1, 30, "ms", OFF (avg_us) },
+  { "full-stroke-ms",    KEY_MS,     2, 50, "ms", OFF (full_us) },
+  { "head-switch-ms",    KEY_MS,     0, 5, "ms", OFF (head_switch_us) },
+  { "track-skew-ms",     KEY_MS,     0, 10, "ms", OFF (track_skew_us) },
+  { "cylinder-skew-ms",  KEY_MS,     0, 10, "ms", OFF (cyl_skew_us) },
+  { "write-settle-ms",   KEY_MS,     0, 5, "ms", OFF (write_settle_us) },
+  { "seek-rw",           KEY_SEEK_RW, 0, 0, "", OFF (rw) },
+};
+#undef OFF
+#define NR_PROFILE_KEYS (sizeof profile_keys / sizeof profile_keys[0])
+
+/* seek-rw's six fields: boundary a b c e t1 (t1 may also be -1). */
+static const struct {
+  const char *name;
+  double min, max;
+  const char *unit;
+} rw_fields[6] = {
+  { "boundary", 1, 2000000, "cylinders" },
+  { "a", 0, 30, "ms" },
+  { "b", 0, 10, "ms" },
+  { "c", 0, 50, "ms" },
+  { "e", 0, 1, "ms per cylinder" },
+  { "t1", 0, 10, "ms, or -1 for the formula" },
+};
+
+/* All key names, for the message about an unknown key. */
+static void
+known_keys (char *buf, size_t len)
+{
+  size_t i, used = 0;
+
+  buf[0] = '\0';
+  for (i = 0; i < NR_PROFILE_KEYS && used < len; i++)
+    used += snprintf (buf + used, len - used, "%s%s", i ? ", " : "",
+                      profile_keys[i].name);
+}
+
 /* Parse "key = value" for one profile; returns -1 with ERR set. */
 static int
 profile_set (struct hdd_profile *p, const char *key, char *val,
              char *err, size_t errlen)
 {
-  double d;
-  unsigned *u = NULL;
-  double *ms = NULL;
+  const struct profile_key *k = NULL;
+  char *field = (char *) p;
+  double d = 0;
+  size_t i;
 
-  if (strcmp (key, "seek-rw") == 0) {
-    char *tok, *save = NULL;
-    int i = 0;
+  for (i = 0; i < NR_PROFILE_KEYS; i++)
+    if (strcmp (key, profile_keys[i].name) == 0)
+      k = &profile_keys[i];
+  if (k == NULL) {
+    char keys[512];
 
-    for (tok = strtok_r (val, " \t,", &save); tok;
+    known_keys (keys, sizeof keys);
+    snprintf (err, errlen, "unknown key '%s' (known keys: %s)", key, keys);
+    return -1;
+  }
+  field += k->offset;
+
+  switch (k->kind) {
+  case KEY_SEEK_RW: {
+    char *tok, *save = NULL, copy[256];
+    double rw[6];
+
+    snprintf (copy, sizeof copy, "%s", val);
+    i = 0;
+    for (tok = strtok_r (copy, " \t,", &save); tok;
          tok = strtok_r (NULL, " \t,", &save)) {
-      if (i == 6 || parse_double (tok, &p->rw[i]) == -1)
-        goto bad;
+      if (i == 6 || parse_double (tok, &rw[i]) == -1)
+        goto bad_rw;
       i++;
     }
     if (i != 6)
-      goto bad;
+      goto bad_rw;
+    for (i = 0; i < 6; i++) {
+      if (i == 5 && rw[i] == -1)
+        continue;
+      if (rw[i] < rw_fields[i].min || rw[i] > rw_fields[i].max) {
+        snprintf (err, errlen, "'seek-rw' = %s: %s = %g is out of range: "
+                  "expected %.15g to %.15g %s", val, rw_fields[i].name, rw[i],
+                  rw_fields[i].min, rw_fields[i].max, rw_fields[i].unit);
+        return -1;
+      }
+    }
+    memcpy (p->rw, rw, sizeof rw);
     p->have_rw = 1;
     return 0;
-  }
-
-  if (parse_double (val, &d) == -1)
-    goto bad;
-  if (strcmp (key, "rpm") == 0) {
-    if (d <= 0 || d > 1e6) goto bad;
-    p->rpm = d;
-    return 0;
-  }
-  else if (strcmp (key, "heads") == 0) u = &p->heads;
-  else if (strcmp (key, "zones") == 0) u = &p->zones;
-  else if (strcmp (key, "spt-outer") == 0) u = &p->spt_outer;
-  else if (strcmp (key, "spt-inner") == 0) u = &p->spt_inner;
-  else if (strcmp (key, "cylinders") == 0) {
-    if (d < 2 || d != floor (d) || d > 1e12) goto bad;
-    p->nominal_cyls = (uint64_t) d;
-    return 0;
-  }
-  else if (strcmp (key, "track-to-track-ms") == 0) ms = &p->t2t_us;
-  else if (strcmp (key, "average-seek-ms") == 0) ms = &p->avg_us;
-  else if (strcmp (key, "full-stroke-ms") == 0) ms = &p->full_us;
-  else if (strcmp (key, "head-switch-ms") == 0) ms = &p->head_switch_us;
-  else if (strcmp (key, "write-settle-ms") == 0) ms = &p->write_settle_us;
-  else {
-    snprintf (err, errlen, "unknown key '%s'", key);
+  bad_rw:
+    snprintf (err, errlen, "'seek-rw' = %s: expected six numbers: "
+              "boundary a b c e t1", val);
     return -1;
   }
-  if (u) {
-    if (d < 1 || d != floor (d) || d > 1e6) goto bad;
-    *u = (unsigned) d;
+
+  case KEY_NUMBER:
+  case KEY_MS:
+    if (parse_double (val, &d) == -1) {
+      snprintf (err, errlen, "'%s' = %s: expected a number from %.15g "
+                "to %.15g %s", key, val, k->min, k->max, k->unit);
+      return -1;
+    }
+    break;
+
+  case KEY_COUNT:
+  case KEY_COUNT64:
+    if (parse_double (val, &d) == -1 || d != floor (d)) {
+      snprintf (err, errlen, "'%s' = %s: expected a whole number from "
+                "%.15g to %.15g %s", key, val, k->min, k->max, k->unit);
+      return -1;
+    }
+    break;
   }
-  else {
-    if (d < 0 || d > 1e4) goto bad;
-    *ms = d * 1000.;
+  if (d < k->min || d > k->max) {
+    snprintf (err, errlen, "'%s' = %s is out of range: expected %.15g "
+              "to %.15g %s", key, val, k->min, k->max, k->unit);
+    return -1;
+  }
+
+  switch (k->kind) {
+  case KEY_NUMBER: *(double *) field = d; break;
+  case KEY_MS:
+    *(double *) field = d * 1000.;
+    if (strcmp (key, "track-skew-ms") == 0) p->have_track_skew = 1;
+    if (strcmp (key, "cylinder-skew-ms") == 0) p->have_cyl_skew = 1;
+    break;
+  case KEY_COUNT: *(unsigned *) field = (unsigned) d; break;
+  case KEY_COUNT64: *(uint64_t *) field = (uint64_t) d; break;
+  case KEY_SEEK_RW: abort ();
   }
   return 0;
-
- bad:
-  snprintf (err, errlen, "bad value for '%s'", key);
-  return -1;
 }
 
 /* Walk FILE; for each section call back with the section name and each
@@ -212,9 +305,17 @@ hdd_profile_load (const char *file, const char *name, struct hdd_profile *p,
   NEED (p->spt_outer > 0 && p->spt_inner > 0, "missing spt-outer/spt-inner");
   NEED (p->spt_outer >= p->spt_inner,
         "spt-outer must be >= spt-inner (zones slow down inwards)");
+  NEED (p->track_skew_us < 60e6 / p->rpm,
+        "track-skew-ms must be less than one revolution");
+  NEED (p->cyl_skew_us < 60e6 / p->rpm,
+        "cylinder-skew-ms must be less than one revolution");
   if (p->have_rw) {
     NEED (p->nominal_cyls >= 2, "seek-rw needs cylinders = N (its units)");
-    NEED (p->rw[0] >= 1, "seek-rw boundary must be >= 1 cylinder");
+    NEED (p->rw[0] <= (double) p->nominal_cyls,
+          "seek-rw boundary must not exceed cylinders");
+    NEED (p->rw[3] + p->rw[4] * (double) (p->nominal_cyls - 1) <= 50,
+          "seek-rw: the full-stroke seek c + e*(cylinders-1) is above "
+          "50 ms (a real drive's is at most about 25 ms)");
     NEED (p->rw[2] >= 0 && p->rw[4] >= 0,
           "seek-rw b and e must be >= 0 (non-decreasing curve)");
     /* Continuity at the boundary, allowing the rounding of published
@@ -321,10 +422,10 @@ seek_fit (struct hdd_seek *s, const struct hdd_profile *p,
   seek_from_boundary (s, p->t2t_us, p->full_us, hi);
   mhi = seek_mean (s);
   if (p->avg_us < mlo || p->avg_us > mhi) {
-    snprintf (err, errlen, "profile=%s: average-seek-ms=%g cannot be fitted "
+    snprintf (err, errlen, "average-seek-ms=%g cannot be fitted "
               "with track-to-track-ms=%g and full-stroke-ms=%g over %" PRIu64
               " cylinders: it must lie in [%.3f, %.3f] ms",
-              p->name, p->avg_us / 1000, p->t2t_us / 1000,
+              p->avg_us / 1000, p->t2t_us / 1000,
               p->full_us / 1000, s->max_dist + 1, mlo / 1000, mhi / 1000);
     return -1;
   }
@@ -351,6 +452,17 @@ hdd_mean_seek_us (const struct hdd_geom *g)
 
 /* ---- geometry --------------------------------------------------------- */
 
+/* The default cylinder skew is the single-cylinder seek, known once the
+ * seek curve is.  R is the seek curve's status, passed on.
+ */
+static int
+geom_skew (struct hdd_geom *g, int r)
+{
+  if (r == 0 && g->cyl_skew_rev < 0)
+    g->cyl_skew_rev = fmod (hdd_seek_us (g, 1) / g->rev_us, 1);
+  return r;
+}
+
 int
 hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
                uint64_t size_bytes, char *err, size_t errlen)
@@ -370,6 +482,14 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
   g->rev_us = 60e6 / p->rpm;
   g->head_switch_us = p->head_switch_us;
   g->write_settle_us = p->write_settle_us;
+  /* Without skew keys, a profile means what head-switch-ms alone always
+   * meant: the next track is skewed by the head switch time and the
+   * next cylinder by the single-cylinder seek, so that its first sector
+   * arrives just as the head is ready.
+   */
+  g->track_skew_rev = (p->have_track_skew ? p->track_skew_us :
+                       p->head_switch_us) / g->rev_us;
+  g->cyl_skew_rev = p->have_cyl_skew ? p->cyl_skew_us / g->rev_us : -1;
 
   /* Zone z's sectors per track fall linearly from spt-outer to spt-inner.
    * All zones span the same number of cylinders (equal radial width),
@@ -396,6 +516,8 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
   g->seek.max_dist = g->cylinders - 1;
 
   if (p->have_rw) {
+    int r = 0;
+
     g->seek.boundary = p->rw[0];
     g->seek.a = p->rw[1] * 1000;
     g->seek.b = p->rw[2] * 1000;
@@ -408,9 +530,9 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
      */
     g->seek.xscale = g->seek.max_dist > 1 ?
       (double) (p->nominal_cyls - 2) / (double) (g->seek.max_dist - 1) : 1;
-    return 0;
+    return geom_skew (g, r);
   }
-  return seek_fit (&g->seek, p, err, errlen);
+  return geom_skew (g, seek_fit (&g->seek, p, err, errlen));
 }
 
 void
@@ -441,31 +563,89 @@ hdd_chs_to_lba (const struct hdd_geom *g, const struct hdd_chs *c)
   return g->zone_lba[z] + (cz * g->heads + c->head) * g->spt[z] + c->sector;
 }
 
-/* Media time for N sectors from LBA: each track's share of a revolution;
- * moving to the next track costs a head switch (next surface) or a
- * single-cylinder seek (next cylinder).  Track skew is assumed to equal
- * that switch time, so the first sector of the next track arrives just
- * as the head is ready: no extra rotational wait inside a transfer.
+/* Where sector C sits on its platter, as a fraction of a turn from the
+ * spindle's index: sector s of track t at (s + skew(t)) / spt, each
+ * track skewed by the track skew from the one before it on the same
+ * cylinder, and each cylinder's first track by the cylinder skew from
+ * the last track of the cylinder before.
  */
-double
-hdd_transfer_us (const struct hdd_geom *g, uint64_t lba, uint64_t n)
+static double
+sector_angle (const struct hdd_geom *g, const struct hdd_chs *c)
 {
-  double t = 0;
-  struct hdd_chs c;
+  double skew = (double) c->cyl * (g->cyl_skew_rev +
+                                   (g->heads - 1) * g->track_skew_rev) +
+    c->head * g->track_skew_rev;
 
+  return fmod ((double) c->sector / c->spt + skew, 1);
+}
+
+/* How long from model time T until the angle A (fraction of a turn)
+ * passes under the head.  The spindle turns from model time 0.  Being
+ * a millionth of a turn late is rounding (the head arrives exactly as
+ * the sector does, as in a stream or a switch matched by its skew), not
+ * a missed sector.
+ */
+static double
+rotation_wait (const struct hdd_geom *g, double t, double a)
+{
+  double w = a - fmod (t, g->rev_us) / g->rev_us;
+
+  w -= floor (w);               /* [0, 1) */
+  if (w > 1 - 1e-6)             /* a hair late: rounding, on time */
+    w = 0;
+  return w * g->rev_us;
+}
+
+static int
+same_track (const struct hdd_chs *a, const struct hdd_chs *b)
+{
+  return a->cyl == b->cyl && a->head == b->head;
+}
+
+/* The media time of N sectors from LBA, the head on LBA's track and
+ * ready at model time T: the rotational wait for LBA (into *WAIT), then
+ * each track's share of a revolution; moving on to the next track costs
+ * a head switch (next surface) or a single-cylinder seek (next
+ * cylinder), then the wait until its skewed first sector comes round.
+ */
+static double
+media_us (const struct hdd_geom *g, double t, uint64_t lba, uint64_t n,
+          double *wait)
+{
+  struct hdd_chs c, next;
+  double t0;
+
+  hdd_lba_to_chs (g, lba, &c);
+  *wait = rotation_wait (g, t, sector_angle (g, &c));
+  t0 = t += *wait;
   while (n > 0) {
-    uint64_t m;
+    uint64_t m = c.spt - c.sector;
 
-    hdd_lba_to_chs (g, lba, &c);
-    m = c.spt - c.sector;
     if (m > n) m = n;
     t += g->rev_us * (double) m / c.spt;
     n -= m;
     lba += m;
-    if (n > 0)
-      t += c.head + 1 < g->heads ? g->head_switch_us : hdd_seek_us (g, 1);
+    if (n == 0)
+      break;
+    hdd_lba_to_chs (g, lba, &next);
+    t += next.cyl == c.cyl ? g->head_switch_us : hdd_seek_us (g, 1);
+    t += rotation_wait (g, t, sector_angle (g, &next));
+    c = next;
   }
-  return t;
+  return t - t0;
+}
+
+/* Media time for N sectors from LBA, starting as its first sector
+ * comes under the head.
+ */
+double
+hdd_transfer_us (const struct hdd_geom *g, uint64_t lba, uint64_t n)
+{
+  struct hdd_chs c;
+  double wait;
+
+  hdd_lba_to_chs (g, lba, &c);
+  return media_us (g, sector_angle (g, &c) * g->rev_us, lba, n, &wait);
 }
 
 void
@@ -474,7 +654,7 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
              uint64_t readahead_sectors, double flush_us,
              struct hdd_result *r)
 {
-  struct hdd_chs c;
+  struct hdd_chs c, head = { .cyl = s->cyl, .head = s->head };
   int is_write = op == HDD_WRITE;
 
   memset (r, 0, sizeof *r);
@@ -494,27 +674,36 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
 
   if (lba >= g->sectors) lba = g->sectors - 1;
   if (n > g->sectors - lba) n = g->sectors - lba;
+  hdd_lba_to_chs (g, lba, &c);
 
   /* Sequential stream: the drive kept reading ahead into its buffer
    * (or merged writes in its cache) after the previous request, up to
    * READAHEAD sectors, so the next request in the stream continues on
-   * the media's timeline without a new seek or rotational wait.
+   * the media's timeline from where the last one left the head: no new
+   * seek, and the wait for this sector is only what the media would
+   * have spent anyway (a track or cylinder switch and its skew, if the
+   * last request ended at the end of a track).
    */
   if (s->have_last && lba == s->next_lba && s->last_op == op &&
       r->start - s->media_end <=
       hdd_transfer_us (g, lba, readahead_sectors)) {
-    double media;
+    double t = s->media_end, wait, media;
 
+    if (!same_track (&c, &head))
+      t += c.cyl == head.cyl ? g->head_switch_us :
+        hdd_seek_us (g, c.cyl > head.cyl ? c.cyl - head.cyl :
+                     head.cyl - c.cyl);
+    t += media_us (g, t, lba, n, &wait);
+    t += wait;
     /* transfer is the media time, part of which may lie before start */
-    r->transfer = hdd_transfer_us (g, lba, n);
-    media = s->media_end + r->transfer;
+    r->transfer = t - s->media_end;
+    media = t;
     r->end = media > r->start ? media : r->start;
     s->media_end = media;
   }
   else {
-    double seek_end, phase, target, wait;
+    double seek_end;
 
-    hdd_lba_to_chs (g, lba, &c);
     r->cyl_distance = c.cyl > s->cyl ? c.cyl - s->cyl : s->cyl - c.cyl;
     if (r->cyl_distance > 0)
       r->seek = hdd_seek_us (g, r->cyl_distance);
@@ -523,13 +712,7 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
     if (is_write && r->seek > 0)
       r->seek += g->write_settle_us;
     seek_end = r->start + r->seek;
-    /* The spindle turns from model time 0: where is sector c.sector? */
-    phase = fmod (seek_end, g->rev_us) / g->rev_us;
-    target = (double) c.sector / c.spt;
-    wait = target - phase;
-    if (wait < 0) wait += 1;
-    r->rotation = wait * g->rev_us;
-    r->transfer = hdd_transfer_us (g, lba, n);
+    r->transfer = media_us (g, seek_end, lba, n, &r->rotation);
     r->end = seek_end + r->rotation + r->transfer;
     s->media_end = r->end;
   }
@@ -541,4 +724,51 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
   s->last_op = op;
   s->next_lba = lba + n;
   s->busy_until = r->end;
+}
+
+/* ---- command queueing ------------------------------------------------- */
+
+double
+hdd_position_us (const struct hdd_geom *g, const struct hdd_state *s,
+                 double t, const struct hdd_request *q,
+                 uint64_t readahead_sectors)
+{
+  struct hdd_state copy = *s;
+  struct hdd_result r;
+
+  if (q->op == HDD_FLUSH || q->op == HDD_TRIM)
+    return 0;
+  copy.busy_until = t;
+  hdd_service (g, &copy, t, q->op, q->lba, q->sectors, readahead_sectors,
+               0, &r);
+  return r.seek + r.rotation;
+}
+
+size_t
+hdd_dispatch (const struct hdd_geom *g, struct hdd_state *s,
+              const struct hdd_request *q, size_t n, unsigned depth,
+              double age_us, uint64_t readahead_sectors, double flush_us,
+              struct hdd_result *r)
+{
+  double t = s->busy_until > q[0].arrival ? s->busy_until : q[0].arrival;
+  size_t i, m, best = 0;
+  double best_pos = 0;
+
+  /* What the drive holds when it chooses: commands sent later are still
+   * in the host's queue.
+   */
+  for (m = 1; m < n && m < depth && q[m].arrival <= t; m++)
+    ;
+  if (m > 1 && t - q[0].arrival < age_us) {
+    for (i = 0; i < m; i++) {
+      double pos = hdd_position_us (g, s, t, &q[i], readahead_sectors);
+      if (i == 0 || pos < best_pos) {
+        best = i;
+        best_pos = pos;
+      }
+    }
+  }
+  hdd_service (g, s, q[best].arrival, q[best].op, q[best].lba,
+               q[best].sectors, readahead_sectors, flush_us, r);
+  return best;
 }

@@ -25,6 +25,8 @@ struct hdd_profile {
   unsigned zones;
   unsigned spt_outer, spt_inner;  /* sectors per track, zone 0 / last zone */
   double head_switch_us, write_settle_us;
+  double track_skew_us, cyl_skew_us;    /* if have_track/cyl_skew */
+  int have_track_skew, have_cyl_skew;
   /* Either datasheet figures (fitted to a Ruemmler-Wilkes curve) ... */
   double t2t_us, avg_us, full_us;
   /* ... or the six Ruemmler-Wilkes parameters, in the units of a drive
@@ -53,6 +55,11 @@ struct hdd_geom {
   uint64_t zone_lba[HDD_MAX_ZONES + 1];  /* first LBA of each zone */
   double rev_us;
   double head_switch_us, write_settle_us;
+  /* Angle by which each track is skewed from the previous one on the
+   * same cylinder, and each cylinder's first track from the last track
+   * of the one before, in fractions of a turn.
+   */
+  double track_skew_rev, cyl_skew_rev;
   struct hdd_seek seek;
 };
 
@@ -104,5 +111,35 @@ extern void hdd_service (const struct hdd_geom *g, struct hdd_state *s,
                          double now, enum hdd_op op, uint64_t lba,
                          uint64_t n, uint64_t readahead_sectors,
                          double flush_us, struct hdd_result *r);
+
+/* Command queueing.  A request waiting for the drive, in arrival order. */
+struct hdd_request {
+  double arrival;
+  enum hdd_op op;
+  uint64_t lba, sectors;
+};
+
+/* Positioning time (seek and rotational wait; none for a request that
+ * continues the sequential stream) of a request if the drive, in state
+ * S, started it at model time T.
+ */
+extern double hdd_position_us (const struct hdd_geom *g,
+                               const struct hdd_state *s, double t,
+                               const struct hdd_request *q,
+                               uint64_t readahead_sectors);
+
+/* The drive is free at S->busy_until (or idle): pick the next of the N
+ * waiting requests Q (arrival order) and serve it into R.  The drive
+ * holds the first DEPTH requests that had arrived by the time it
+ * chooses; it serves the oldest if that has waited AGE_US or more,
+ * else the one with the shortest positioning time (the oldest of
+ * equals).  DEPTH 1 is arrival order, exactly hdd_service in turn.
+ * Returns the index served.
+ */
+extern size_t hdd_dispatch (const struct hdd_geom *g, struct hdd_state *s,
+                            const struct hdd_request *q, size_t n,
+                            unsigned depth, double age_us,
+                            uint64_t readahead_sectors, double flush_us,
+                            struct hdd_result *r);
 
 #endif /* NBDKIT_HDD_MODEL_H */

@@ -13,7 +13,8 @@
 #   HDD_FILTER  the filter (default $BUILD/hdd/nbdkit-hdd-filter.so)
 #   HDD_WAIT    seconds to wait for the socket (default 10)
 # nbdkit runs in the background (its own session) with --pidfile; its
-# messages go to SOCKET.log.  Stop it with: kill "$(cat PIDFILE)".
+# messages go to SOCKET.log.  A bad setting, or a profile that does not
+# fit the plugin's size, makes serve.sh fail and show nbdkit's message.  Stop it with: kill "$(cat PIDFILE)".
 # Attach QEMU with:
 #   -blockdev driver=nbd,node-name=hdd0,server.type=unix,server.path=SOCKET
 #   -device virtio-blk-pci,drive=hdd0
@@ -97,8 +98,22 @@ while [ ! -S "$sock" ] || [ ! -s "$pidfile" ]; do
     i=$((i + 1))
 done
 pid=$(cat "$pidfile")
+# The filter lays its profile over the plugin's size once nbdkit has
+# forked (the size is not known before), and a profile that does not fit
+# makes the server exit then.  A handshake waits for that check and
+# fails at once if the server has gone.
+if command -v nbdinfo >/dev/null; then
+    timeout "$wait" nbdinfo --size "nbd+unix:///?socket=$sock" \
+        >/dev/null 2>&1 || sleep 0.2
+else
+    sleep 0.2
+fi
 if ! alive "$pid"; then
-    echo "$0: nbdkit (pid $pid) died; its log ($log):" >&2
+    # A forked nbdkit sends its stderr to /dev/null: run the same
+    # command captive for a second to show why it stopped.
+    timeout 20 nbdkit -U - --filter="$filter" $cow "$@" --run 'sleep 1' \
+        >>"$log" 2>&1 || :
+    echo "$0: nbdkit (pid $pid) exited after starting; its log ($log):" >&2
     cat "$log" >&2
     exit 1
 fi

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The man page is valid POD and documents every key that the filter's
-# help lists (with its default).
+# help lists (with its default), and every profile key (with its range)
+# that the filter knows (the list its message for an unknown key gives).
 . "$(dirname "$0")/hdd-test-lib.sh"
 requires nbdkit podchecker
 pod=$srcdir/nbdkit-hdd-filter.pod
@@ -13,4 +14,14 @@ for k in $keys; do
     grep -A12 "^=item B<$k=>" "$pod" | grep -qi default ||
         fail "$k= has no default in $pod"
     echo "documented: $k="
+done
+printf '[p]\nno-such-key = 1\n' >"$tmp/p.conf"
+timeout 10 nbdkit -U - --filter="$filter" memory 1G profiles="$tmp/p.conf" \
+    profile=p --run 'exit 0' >"$tmp/out" 2>&1 && fail "no-such-key accepted"
+pkeys=$(sed -n 's/.*(known keys: \(.*\))$/\1/p' "$tmp/out" | tr -d ,)
+[ -n "$pkeys" ] || { cat "$tmp/out"; fail "no list of known keys in the message"; }
+for k in $pkeys; do
+    grep -Eq "^=item (C<[a-z-]*>, )*C<$k>( \(|,)" "$pod" ||
+        fail "profile key $k not under Profile keys in $pod"
+    echo "documented profile key: $k"
 done

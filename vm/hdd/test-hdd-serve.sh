@@ -33,3 +33,13 @@ fi
 grep -q 'time-scale=oops' "$tmp/err" ||
     { cat "$tmp/err"; fail "serve.sh did not show nbdkit's error"; }
 echo "serve.sh ok; bad setting reported: $(grep time-scale "$tmp/err")"
+
+# A profile that does not fit the plugin's size stops the server once it
+# has forked: serve.sh fails and shows the filter's message.
+if HDD_SIZE=20M HDD_FILTER=$filter timeout 30 "$serve" "$tmp/s.sock" \
+        "$tmp/s.pid" 2>"$tmp/err3"; then
+    kill "$(cat "$tmp/s.pid")"; fail "serve.sh served a 20M disk it cannot model"
+fi
+grep -q "over the plugin's 20971520 bytes" "$tmp/err3" ||
+    { cat "$tmp/err3"; fail "serve.sh did not show why the server stopped"; }
+echo "size refused: $(grep 'over the plugin' "$tmp/err3")"
