@@ -28,6 +28,9 @@ mmm() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b {
 	if ($(c + 1) == $(c + 2)) printf "%.2f", $c; else printf "%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2); exit }' "$1" 2>/dev/null || true; }
 # dcell SCENARIO JOB METRIC: median on the disk's clock (summary/disk.csv)
 dcell() { awk -F, -v s="$1" -v j="$2" -v m="$3" '$1 == s && $2 == j && $4 == m { print $5; exit }' "$sum/disk.csv" 2>/dev/null || true; }
+# dmm SCENARIO JOB METRIC: "median (min-max)" on the disk's clock
+dmm() { awk -F, -v s="$1" -v j="$2" -v m="$3" '$1 == s && $2 == j && $4 == m {
+	if ($6 == $7) printf "%.2f", $5; else printf "%.2f (%.2f-%.2f)", $5, $6, $7; exit }' "$sum/disk.csv" 2>/dev/null || true; }
 r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
 # The page's figures are tracked next to it (plots/figures/, PNG, from this
 # run), so its links work in a fresh clone; the SVGs (large) stay in OUT.
@@ -47,12 +50,12 @@ fig() { # name caption
 . "$top/bench/scen.sh" && scen_init "$out" || exit 2
 rows_for() { awk -F, -v s="$2" 'FNR > 1 && $1 == s { f = 1; exit } END { exit !f }' "$1" 2>/dev/null; }
 missing=$(
-	for m in seq rand placement aged zones scaleout; do
+	for m in seq rand placement aged promote zones scaleout; do
 		for s in $(scen "$out" $m); do
 			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
 			case $m in
 			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;; placement) f=$sum/placement-thirds.csv ;;
-			aged) f=$sum/aged-sets.csv ;; zones) f=$sum/zones.csv ;; scaleout) f=$out/scaleout/scaleout.csv ;;
+			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; zones) f=$sum/zones.csv ;; scaleout) f=$out/scaleout/scaleout.csv ;;
 			esac
 			case $m in
 			placement|zones|scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
@@ -98,6 +101,7 @@ missing=$(
 		echo "- drive profile: $(env_of profile) (vm/hdd/profiles.conf), $(env_of disk) modelled disk, time-scale $(env_of time_scale)"
 		echo "- runs per scenario: $(env_of runs)$([ "$(env_of quick)" = 1 ] && echo ' (QUICK=1: small sizes, fewer scenarios)'); run started $(env_of date)"
 		echo "- scenarios: $(env_of scenarios)"
+		[ -n "$(env_of commit)" ] && echo "- code: commit $(env_of commit) of this repository (bench/run.sh records it when the run starts)"
 	fi
 	if [ -f "$out/create-unlink-env.txt" ]; then
 		sed 's/^/- create+unlink guest run: /' "$out/create-unlink-env.txt"
@@ -164,9 +168,9 @@ missing=$(
 		echo
 		echo "| scenario | job | service p50 (disk) | service p99 (disk) | engine p50 | engine p99 | mean seek distance (MiB) | runs |"
 		echo "|---|---|---|---|---|---|---|---|"
-		awk -F, 'function m(c) { return ($(c + 1) == $(c + 2)) ? sprintf("%.2f", $c) : sprintf("%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2)) }
+		awk -F, -v fresh=" $(scen "$out" rand fresh | tr '\n' ' ')" 'function m(c) { return ($(c + 1) == $(c + 2)) ? sprintf("%.2f", $c) : sprintf("%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2)) }
 			FILENAME ~ /disk.csv$/ { if ($4 ~ /^service_p(50|99)_ms$/) v[$1 "," $2 "," $4] = ($6 == $7) ? sprintf("%.2f", $5) : sprintf("%.2f (%.2f-%.2f)", $5, $6, $7); next }
-			FNR > 1 && $1 !~ /^aged-/ { k = $1 "," $2; a = v[k ",service_p50_ms"]; b = v[k ",service_p99_ms"]
+			FNR > 1 && index(fresh, " " $1 " ") { k = $1 "," $2; a = v[k ",service_p50_ms"]; b = v[k ",service_p99_ms"]
 				printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, a == "" ? "-" : a, b == "" ? "-" : b, m(6), m(9), m(12), $15 }' \
 			"$sum/disk.csv" "$sum/rand.csv"
 		echo
@@ -191,6 +195,36 @@ missing=$(
 	fi
 
 	"$top/bench/results-aged.sh" "$out" "$figdir"
+
+	if [ "$(wc -l 2>/dev/null <"$sum/promote-runs.csv" || echo 0)" -gt 1 ]; then
+		echo
+		echo "## Promotion: a set whose hotness changed (bench/promote.fio, hc-move)"
+		echo
+		echo "On the image aged to 80% (the aged-80 scenario's), the unhinted set N is read at"
+		echo "random (N-before), then \`hc-move hot\` moves its files into the hot region online"
+		echo "(EXT4_IOC_MOVE_EXT into a donor created with O_HOT; bench/move.c), and the same"
+		echo "reads run again (N-after), one job at a time in both. Service time on the disk's"
+		echo "clock (the model's trace joined with the seek log), median of the runs (min-max), ms."
+		echo
+		echo "| scenario | job | service p50 (disk) | service p99 (disk) | engine p50 (fio clat) | runs |"
+		echo "|---|---|---|---|---|---|"
+		for s in $(scen "$out" promote); do
+			for j in N-before N-after; do
+				echo "| $s | $j | $(dmm "$s" "$j" service_p50_ms) | $(dmm "$s" "$j" service_p99_ms) | $(mmm "$sum/rand.csv" "$s" "$j" 6) | $(cell "$sum/rand.csv" "$s" "$j" 15) |"
+			done
+		done
+		echo
+		echo "The move, per run: files moved, MiB, the set's bytes in the first third before and"
+		echo "after (hc-move's FIEMAP), the move's time on the guest's clock and its I/O"
+		echo "(/sys/block/vda/stat in the guest), and what stayed (inode; SHA-256 of the"
+		echo "contents read back from the disk before and after)."
+		echo
+		echo "| scenario | run | files moved | MiB | first third before | after | seconds (guest) | read MiB | written MiB | same inode | same contents |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %s of %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, $3, $5, $6, $7, $8, $9, $10, $11, $12 }' \
+			"$sum/promote-runs.csv"
+	fi
+
 
 	if [ "$(wc -l 2>/dev/null <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo

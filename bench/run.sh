@@ -77,10 +77,10 @@ grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
 [ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
 [ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
 [ -x "$HDD_CURVES" ] || die "'$HDD_CURVES' missing: make hdd"
-for t in hc-age hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
+for t in hc-age hc-move hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
 selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" '
 	BEGIN { n = split(s, want, " ") }
-	NF == 6 { if (!n) { if (q == 0 || $5 == "q") print; next }
+	NF == 6 { if (!n) { if ($5 != "x" && (q == 0 || $5 == "q")) print; next }
 		for (i = 1; i <= n; i++) if ($1 == want[i] || index($1, want[i] "-") == 1) { print; next } }')
 [ -n "$selected" ] || die "SCENARIO='$SCENARIO' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
 for w in $SCENARIO; do
@@ -97,7 +97,8 @@ rm -rf "$out/guest-root" "$out/figures" "$out/status" "$out/summary"
 # RESULTS.md describes this run only: no scenario of an earlier run stays.
 for s in $(echo "$all_scenarios" | awk "NF { print \$1 }"); do rm -rf "${out:?}/$s"; done
 mkdir -p "$out/guest-root/tests/bench" "$out/figures" "$out/summary"
-cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/job-env.sh" "$BTOOLS/hc-age" \
+cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-promote.sh" \
+	"$top/bench/job-env.sh" "$BTOOLS/hc-age" "$BTOOLS/hc-move" \
 	"$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
 : >"$out/status"
 {
@@ -106,6 +107,7 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/job-env
 	echo "runs=$RUNS"
 	echo "quick=$QUICK"
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')"
 	echo "host=$(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
 	echo "disk=$DISK_SIZE"
 	echo "bzimage_patched=$BZIMAGE_PATCHED"
@@ -195,7 +197,7 @@ run_one() { # name kernel job fill run
 	base=""
 	if [ "$job" = zones ]; then
 		cmd="sh /tests/bench/guest-scenario.sh zones"
-	elif [ "$job" = aged.fio ]; then
+	elif [ "$fill" != 0 ]; then
 		if grep -qx "$fill" "$out/aged-failed" 2>/dev/null ||
 			! aged=$(aged_image "$fill"); then
 			echo "$name $r FAIL ageing" >>"$out/status"; failed=1; return 1
@@ -208,7 +210,7 @@ run_one() { # name kernel job fill run
 	else
 		cmd="BENCH_QUICK=$QUICK sh /tests/bench/guest-scenario.sh /tests/bench/$job"
 	fi
-	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$job" = aged.fio ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}")"
+	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$fill" != 0 ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}")"
 	nice "$top/vm/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv$base" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
@@ -260,7 +262,7 @@ stage "profile $PROFILE, time-scale $TIME_SCALE, $RUNS run(s), QUICK=$QUICK, int
 # share the host with a measurement.  A fill whose ageing fails is listed in
 # aged-failed and its scenario fails at once instead of ageing again.
 : >"$out/aged-failed"
-fills=$(echo "$selected" | awk '$3 == "aged.fio" { print $4 }' | sort -u | sort -t+ -k1,1nr)
+fills=$(echo "$selected" | awk '$4 != "0" { print $4 }' | sort -u | sort -t+ -k1,1nr)
 if [ -n "$fills" ]; then
 	stage "aged images: $(echo $fills), $AGED_JOBS at a time, $AGED_MEM MiB per ageing guest"
 	running=0
