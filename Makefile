@@ -148,9 +148,10 @@ bench: $(BUILD)/.stamp-deps
 -include ioengines/engine.mk
 -include bench/tools.mk
 -include bench/bench.mk
+-include vm/fstests/fstests.mk
 
 # The guest suites last: they need both kernels built.
-CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check
+CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check fstests-check
 
 # ---------------------------------------------------------------- check
 # Each check target prints TAP-style lines; vm/tap-count.sh adds them up

@@ -117,6 +117,7 @@ missing=$(find "$root/var/lib/xfstests" -type f -perm -u+x | while read -r f; do
 done | sort -u)
 [ -z "$missing" ] || die "fstests binaries lack libraries in the guest root (add their packages to vm/fstests/packages): $missing"
 
+basename "$tarball" .tar.gz >"$root/var/lib/xfstests/TARBALL"
 echo fstests >"$root/etc/hostname"
 printf '127.0.0.1 localhost\n127.0.1.1 fstests\n::1 localhost\n' >"$root/etc/hosts"
 ln -sfn ../proc/self/mounts "$root/etc/mtab"
