@@ -86,7 +86,7 @@ done
 # results.tsv from fstests' xunit report
 xunit_tsv() {
 	awk '
-	function attr(s, a,   m) { if (match(s, a "=\"[^\"]*\"")) { m = substr(s, RSTART + length(a) + 2, RLENGTH - length(a) - 3); return m } return "" }
+	function attr(s, a,   m) { if (match(s, "[ \t]" a "=\"[^\"]*\"")) { m = substr(s, RSTART + length(a) + 3, RLENGTH - length(a) - 4); return m } return "" }
 	function unxml(s) { gsub(/&quot;/, "\"", s); gsub(/&apos;/, "\047", s); gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&amp;/, "\\&", s); gsub(/[\t\n]/, " ", s); return s }
 	/^[ \t]*<testcase / { name = attr($0, "name"); tm = attr($0, "time"); st = "pass"; why = ""; next }
 	name != "" && /^[ \t]*<skipped/ { st = "notrun"; why = unxml(attr($0, "message")); next }
