@@ -51,7 +51,7 @@ done
 # (vdb) that the kernel honoured.
 ev=$out/patched-hot/hint-events.txt
 honoured=$(awk '$1 == "alloc" && ($2 == "vda" || $2 == "vdb") && $3 == "hot" && $4 == "honoured" { s += $5 } END { print s + 0 }' "$ev" 2>/dev/null)
-other=$(awk '$1 == "alloc" && ($2 == "vda" || $2 == "vdb") && $4 != "honoured" { printf "%s %s %s=%s; ", $2, $3, $4, $5 }' "$ev" 2>/dev/null)
+other=$(awk '$1 == "alloc" && ($2 == "vda" || $2 == "vdb") && $4 != "honoured" { printf "%s%s %s %s=%s", (o++ ? ", " : ""), $2, $3, $4, $5 }' "$ev" 2>/dev/null)
 lost=$(awk '$1 == "lost" { print $5 }' "$ev" 2>/dev/null)
 if [ "${honoured:-0}" -gt 0 ]; then
 	tap ok "patched-hot: $honoured hot creates honoured on TEST_DEV/SCRATCH_DEV (other outcomes: ${other:-none}; trace events lost: ${lost:-?})"
