@@ -148,6 +148,7 @@ bench: $(BUILD)/.stamp-deps
 -include ioengines/engine.mk
 -include bench/tools.mk
 -include bench/bench.mk
+-include vm/fstests/fstests.mk
 
 # The guest suites last: they need both kernels built.
 CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian 12 packages the project needs, only those missing.
-# Usage: vm/install-deps.sh [group...]   groups: kernel vm disk fio plot (default: all)
+# Usage: vm/install-deps.sh [group...]   groups: kernel vm disk fio plot fstests (default: all)
 set -eu
 
 pkgs_kernel="build-essential flex bison bc libelf-dev libssl-dev ccache coccinelle
@@ -9,8 +9,12 @@ pkgs_vm="qemu-system-x86 qemu-utils busybox-static cpio e2fsprogs"
 pkgs_disk="nbdkit nbdkit-plugin-dev libnbd-bin libnbd-dev"
 pkgs_fio="dpkg-dev libaio-dev zlib1g-dev pkg-config strace"
 pkgs_plot="gnuplot-nox jq"
+# fstests' build (../shared/peers/README.md) and its guest root (mmdebstrap)
+pkgs_fstests="mmdebstrap xfslibs-dev uuid-dev libattr1-dev libacl1-dev libaio-dev
+	libtool-bin libgdbm-dev liburing-dev libcap-dev autoconf automake make gcc
+	pkg-config file qemu-utils"
 
-groups=${*:-kernel vm disk fio plot}
+groups=${*:-kernel vm disk fio plot fstests}
 want=""
 for g in $groups; do
 	eval "want=\"\$want \$pkgs_$g\""

@@ -80,3 +80,28 @@ n=$((n + 1))
 case $dry in *"file=$(printf '%q' "${sp//,/,,}/build dir,,2/")"*) echo "ok $n - a comma in a -drive path is doubled";;
 	*) echo "not ok $n - a comma in a -drive path is doubled (got '$dry')";; esac
 rm -rf "$sp"
+
+# --rootfs: the command runs chrooted in an ext4 image (made here with
+# mke2fs -d, nothing mounted on the host) that is the last disk; the guest's
+# writes go to an overlay, the image is unchanged; the initramfs is at /initrd.
+rf=$(mktemp -d "${TMPDIR:-/tmp}/vm-rootfs.XXXX")
+mkdir -p "$rf/tree/bin" "$rf/tree/root"
+cp /bin/busybox "$rf/tree/bin/"
+for a in sh cat echo ls; do ln -s busybox "$rf/tree/bin/$a"; done
+echo "inside the image" >"$rf/tree/root/marker"
+truncate -s 32M "$rf/root.img" && mke2fs -q -t ext4 -d "$rf/tree" "$rf/root.img"
+sum=$(md5sum <"$rf/root.img")
+out=$("$run" --kernel "$kernel" --disk 64M --rootfs "$rf/root.img" -- \
+	'cat /root/marker; echo changed >/root/marker; ls /dev | grep -c "^vd[ab]$"; test -x /initrd/init && echo initrd-seen; exit 5' 2>/dev/null)
+check "--rootfs: the command's exit status comes back" 5 $?
+n=$((n + 1))
+case $out in "inside the image"*2*initrd-seen*) echo "ok $n - --rootfs: the command runs in the image, the --disk stays vda, the initramfs is at /initrd";;
+	*) echo "not ok $n - --rootfs: the command runs in the image, the --disk stays vda, the initramfs is at /initrd (got '$out')";; esac
+n=$((n + 1))
+[ "$sum" = "$(md5sum <"$rf/root.img")" ] && echo "ok $n - --rootfs: the guest's writes never reach the image" ||
+	echo "not ok $n - --rootfs: the guest's writes never reach the image"
+err=$("$run" --kernel "$kernel" --rootfs "$rf/missing.img" -- true 2>&1)
+check "--rootfs with a missing image refused" 2 $?
+n=$((n + 1))
+case $err in *missing.img*) echo "ok $n - the missing image is named";; *) echo "not ok $n - the missing image is named ($err)";; esac
+rm -rf "$rf"

@@ -1,0 +1,159 @@
+#!/bin/bash
+# In the guest (vm/run --rootfs, the image of vm/fstests/mkrootfs.sh): make
+# ext4 on TEST_DEV and SCRATCH_DEV, run fstests' check, and print its
+# results between @@BENCH-FILE-BEGIN/END name@@ lines (bench/split-guest-output.awk
+# takes them apart on the host).  Run by vm/fstests/run.sh; not by hand.
+#
+# Environment:
+#   FLAVOUR    patched|stock (only printed)
+#   HINT       none|hot|cold: with hot or cold, check and everything it runs
+#              has LD_PRELOAD=hotcold-preload.so HOTCOLD=$HINT
+#   TESTS      tests to run (e.g. "generic/001 ext4/001"), or
+#   GROUP      a group (e.g. quick); TESTS wins when both are set
+#   EXCLUDE    tests to leave out (check -e)
+#   TEST_DEV, SCRATCH_DEV (default /dev/vda, /dev/vdb)
+set -u
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+here=$(cd "$(dirname "$0")" && pwd)
+FLAVOUR=${FLAVOUR:-unknown} HINT=${HINT:-none}
+TEST_DEV=${TEST_DEV:-/dev/vda} SCRATCH_DEV=${SCRATCH_DEV:-/dev/vdb}
+fst=/var/lib/xfstests
+die() { echo "guest-fstests: $*"; exit 2; }
+emit() { # NAME FILE: FILE's text for the host, as NAME
+	echo "@@BENCH-FILE-BEGIN $1@@"
+	cat "$2" 2>/dev/null
+	echo "@@BENCH-FILE-END $1@@"
+}
+
+[ -x $fst/check ] || die "no fstests in this root ($fst/check): boot with vm/run --rootfs IMAGE"
+for d in "$TEST_DEV" "$SCRATCH_DEV"; do [ -b "$d" ] || die "no block device $d"; done
+case $HINT in none|hot|cold) ;; *) die "HINT='$HINT': use none, hot or cold" ;; esac
+preload=""
+if [ "$HINT" != none ]; then
+	[ -r "$here/hotcold-preload.so" ] || die "HINT=$HINT but no $here/hotcold-preload.so"
+	install -m 0644 "$here/hotcold-preload.so" /usr/local/lib/hotcold-preload.so
+	preload=/usr/local/lib/hotcold-preload.so
+	LD_PRELOAD=$preload HOTCOLD=$HINT true || die "the preload library does not load in the guest"
+fi
+
+hostname fstests 2>/dev/null
+{
+	echo "kernel $(uname -r) flavour $FLAVOUR hint $HINT"
+	for d in "$TEST_DEV" "$SCRATCH_DEV"; do
+		b=$(basename "$d")
+		echo "$d size $(($(cat /sys/block/$b/size) / 2048)) MiB rotational $(cat /sys/block/$b/queue/rotational)"
+	done
+	echo "mke2fs $(mke2fs -V 2>&1 | head -n 1)"
+	echo "fstests $(cat $fst/TARBALL 2>/dev/null || echo '(unknown version)')"
+} >/tmp/env.txt
+cat /tmp/env.txt
+
+# ext4 with mke2fs's defaults (4k blocks on these sizes)
+mkfs.ext4 -q -F "$TEST_DEV" || die "mkfs.ext4 $TEST_DEV failed"
+mkfs.ext4 -q -F "$SCRATCH_DEV" || die "mkfs.ext4 $SCRATCH_DEV failed"
+dumpe2fs -h "$TEST_DEV" 2>/dev/null | grep -E '^(Block size|Filesystem features):' >>/tmp/env.txt
+cat >$fst/local.config <<EOF
+export FSTYP=ext4
+export TEST_DEV=$TEST_DEV
+export TEST_DIR=/mnt/test
+export SCRATCH_DEV=$SCRATCH_DEV
+export SCRATCH_MNT=/mnt/scratch
+EOF
+mkdir -p /mnt/test /mnt/scratch
+
+# Every hinted create is one ext4_hotcold_alloc event (patched kernel only):
+# dev, the hint asked for and its outcome.  A reader drains the buffer
+# while check runs; lost events are counted from the buffer's stats.
+tr=/sys/kernel/tracing
+tracing=0
+if [ -d $tr/events/ext4/ext4_hotcold_alloc ]; then
+	echo 8192 >$tr/buffer_size_kb
+	echo >$tr/trace
+	echo 1 >$tr/events/ext4/ext4_hotcold_alloc/enable
+	[ -d $tr/events/ext4/ext4_hotcold_spill ] && echo 1 >$tr/events/ext4/ext4_hotcold_spill/enable
+	cat $tr/trace_pipe >/tmp/hint-trace &
+	tpid=$!
+	tracing=1
+fi
+
+args=(-R xunit-quiet)
+[ -n "${EXCLUDE:-}" ] && for e in $EXCLUDE; do args+=(-e "$e"); done
+if [ -n "${TESTS:-}" ]; then
+	# shellcheck disable=SC2206
+	args+=($TESTS)
+elif [ -n "${GROUP:-}" ]; then
+	args+=(-g "$GROUP")
+else
+	die "set TESTS or GROUP"
+fi
+rm -rf $fst/results
+t0=$(date +%s)
+cd $fst || die "cd $fst"
+if [ -n "$preload" ]; then
+	LD_PRELOAD=$preload HOTCOLD=$HINT ./check "${args[@]}"
+else
+	./check "${args[@]}"
+fi
+rc=$?
+t1=$(date +%s)
+echo "check exited $rc after $((t1 - t0)) s"
+echo "check_exit $rc" >>/tmp/env.txt
+echo "check_seconds $((t1 - t0))" >>/tmp/env.txt
+
+# Hint counters of the filesystems still mounted (the root's, at least:
+# fstests' results are created there), and the events of every one.
+for f in /sys/fs/ext4/*/hint_*; do
+	[ -r "$f" ] && echo "${f#/sys/fs/ext4/} $(cat "$f")"
+done >/tmp/hint-counters.txt
+if [ $tracing = 1 ]; then
+	echo 0 >$tr/events/ext4/ext4_hotcold_alloc/enable
+	[ -d $tr/events/ext4/ext4_hotcold_spill ] && echo 0 >$tr/events/ext4/ext4_hotcold_spill/enable
+	sleep 2
+	kill $tpid 2>/dev/null
+	wait $tpid 2>/dev/null
+	lost=$(cat $tr/per_cpu/cpu*/stats 2>/dev/null | awk '$1 == "overrun:" { s += $2 } END { print s + 0 }')
+	# dev names from major:minor
+	for b in /sys/block/*; do echo "$(cat $b/dev) $(basename $b)"; done >/tmp/devs
+	awk -v lost="$lost" '
+		FNR == NR { split($1, mm, ":"); name[mm[1] "," mm[2]] = $2; next }
+		/ext4_hotcold_alloc:/ {
+			d = ""; for (i = 1; i <= NF; i++) {
+				if ($i == "dev") d = $(i + 1)
+				if ($i == "req") q = $(i + 1)
+				if ($i == "outcome") o = $(i + 1)
+			}
+			n = (d in name) ? name[d] : d
+			c[n " " q " " o]++
+			next
+		}
+		/ext4_hotcold_spill:/ { for (i = 1; i <= NF; i++) if ($i == "dev") d = $(i + 1)
+			n = (d in name) ? name[d] : d; s[n]++ }
+		END {
+			for (k in c) print "alloc", k, c[k]
+			for (k in s) print "spill", k, "-", "-", s[k]
+			print "lost", "-", "-", "-", lost
+		}' /tmp/devs /tmp/hint-trace | sort >/tmp/hint-events.txt
+fi
+
+r=$fst/results
+emit env.txt /tmp/env.txt
+emit result.xml $r/result.xml
+emit check.log $r/check.log
+emit hint-counters.txt /tmp/hint-counters.txt
+[ $tracing = 1 ] && emit hint-events.txt /tmp/hint-events.txt
+# for each failed test: its output's diff against the expected one, the tail
+# of its .full and its dmesg
+[ -d $r ] || die "check made no results folder (exit $rc)"
+for bad in $(cd $r && find . -name '*.out.bad' -o -name '*.dmesg' | sed 's|^\./||; s/\.out\.bad$//; s/\.dmesg$//' | sort -u); do
+	n=${bad//\//-}
+	{
+		echo "== $bad: diff -u tests/$bad.out results/$bad.out.bad"
+		[ -f $r/$bad.out.bad ] && diff -u tests/$bad.out $r/$bad.out.bad | head -n 150
+		echo "== tail of $bad.full"
+		tail -n 60 $r/$bad.full 2>/dev/null
+		if [ -f $r/$bad.dmesg ]; then echo "== $bad.dmesg"; head -n 100 $r/$bad.dmesg; fi
+	} >/tmp/fail.txt
+	emit "fail-$n.txt" /tmp/fail.txt
+done
+[ -s $r/result.xml ] || die "check wrote no result.xml (exit $rc)"
+exit 0

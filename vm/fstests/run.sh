@@ -1,0 +1,133 @@
+#!/bin/bash
+# fstests on ext4 in QEMU guests: the patched and/or the stock kernel, with
+# and without the O_HOT/O_COLD hints in play (the preload library), each mode
+# one guest booted on the fstests root image (vm/run --rootfs); per-test
+# results out of fstests' own xunit report, then the side-by-side report.
+#
+# Usage: vm/fstests/run.sh OUTDIR
+#   OUTDIR/MODE/ (MODE = patched-none, patched-hot, stock-none, ...) keeps
+#   guest.out (the guest's output), result.xml, check.log, env.txt,
+#   hint-events.txt, hint-counters.txt, fail-*.txt, results.tsv
+#   (test, status pass|fail|notrun, seconds, reason); OUTDIR/report.md is
+#   vm/fstests/report.sh's page.
+# Environment (the Makefile's `make fstests` sets these from its variables):
+#   KERNEL           patched|stock|both (default both)
+#   HINT             modes on the patched kernel, a list of none|hot|cold
+#                    (default none); the stock kernel runs unhinted only
+#   TESTS            tests to run ("generic/001 ext4/001 ..."), or
+#   GROUP            an fstests group (default quick when TESTS is empty)
+#   EXCLUDE          tests to leave out
+#   PATCHED_BZIMAGE, STOCK_BZIMAGE   the kernels (default: BUILD's)
+#   ROOTFS           the root image (default: vm/fstests/mkrootfs.sh BUILD/fstests)
+#   PRELOAD_SO       hotcold-preload.so (needed for HINT hot or cold)
+#   FSTESTS_DISK     plain (sparse virtio disks; rotational=1 in the guest)
+#                    or hdd (vm/hdd's disk model, time-scale=$FSTESTS_HDD_SCALE)
+#   FSTESTS_DISK_SIZE  TEST_DEV and SCRATCH_DEV size (default 8G)
+#   FSTESTS_TIMEOUT  seconds for one guest (default 600 + 900 per test in
+#                    TESTS, 48 h for a group)
+#   VM_MEM           guest memory, MiB (default 2048 here)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=${BUILD:-$top/build}
+die() { echo "fstests: $*" >&2; exit 2; }
+
+out=${1:?usage: vm/fstests/run.sh OUTDIR (see its header)}
+KERNEL=${KERNEL:-both} HINT=${HINT:-none}
+TESTS=${TESTS:-} GROUP=${GROUP:-} EXCLUDE=${EXCLUDE:-}
+[ -n "$TESTS" ] || GROUP=${GROUP:-quick}
+[ -n "$TESTS" ] && GROUP=""
+PATCHED_BZIMAGE=${PATCHED_BZIMAGE:-$build/kbuild-patched/arch/x86/boot/bzImage}
+STOCK_BZIMAGE=${STOCK_BZIMAGE:-$build/kbuild-stock/arch/x86/boot/bzImage}
+disk=${FSTESTS_DISK:-plain} size=${FSTESTS_DISK_SIZE:-8G}
+export VM_MEM=${VM_MEM:-2048}
+
+case $KERNEL in patched) kernels=patched ;; stock) kernels=stock ;; both) kernels="patched stock" ;;
+	*) die "KERNEL='$KERNEL': use patched, stock or both" ;; esac
+for h in $HINT; do case $h in none|hot|cold) ;; *) die "HINT='$HINT': a list of none, hot, cold" ;; esac; done
+[ -n "$HINT" ] || die "HINT is empty: give none, hot and/or cold"
+case $disk in plain|hdd) ;; *) die "FSTESTS_DISK='$disk': use plain or hdd" ;; esac
+case $size in *[!0-9KMGT]*|'') die "FSTESTS_DISK_SIZE='$size': give a size like 8G" ;; esac
+for t in $TESTS; do case $t in */[0-9]*) ;; *) die "TESTS: '$t' is not a test name like generic/001" ;; esac; done
+for t in $EXCLUDE; do case $t in */[0-9]*) ;; *) die "EXCLUDE: '$t' is not a test name like generic/001" ;; esac; done
+case "$TESTS$EXCLUDE" in *[!a-z0-9/\ _-]*) die "TESTS/EXCLUDE: only test names like generic/001" ;; esac
+case $GROUP in *[!a-z0-9_,-]*) die "GROUP='$GROUP' is not a group name" ;; esac
+ntests=$(echo $TESTS | wc -w)
+if [ -n "$TESTS" ]; then timeout=${FSTESTS_TIMEOUT:-$((600 + 900 * ntests))}; else timeout=${FSTESTS_TIMEOUT:-172800}; fi
+case $timeout in ''|*[!0-9]*) die "FSTESTS_TIMEOUT='$timeout' is not a number of seconds" ;; esac
+for k in $kernels; do
+	bz=$PATCHED_BZIMAGE; [ $k = stock ] && bz=$STOCK_BZIMAGE
+	[ -r "$bz" ] || die "no $k kernel at '$bz' (make kernel-$k, or set ${k^^}_BZIMAGE)"
+done
+case " $HINT " in *" hot "*|*" cold "*)
+	case " $kernels " in *" patched "*)
+		[ -r "${PRELOAD_SO:-}" ] || die "HINT=$HINT needs PRELOAD_SO=hotcold-preload.so (make engine)" ;;
+	esac ;;
+esac
+[ "$disk" = hdd ] && [ ! -f "$build/hdd/nbdkit-hdd-filter.so" ] && die "FSTESTS_DISK=hdd: no $build/hdd/nbdkit-hdd-filter.so (make hdd)"
+
+if [ -z "${ROOTFS:-}" ]; then
+	ROOTFS=$("$here/mkrootfs.sh" "$build/fstests") || die "building the root image failed"
+fi
+[ -r "$ROOTFS" ] || die "ROOTFS '$ROOTFS' not found"
+
+mkdir -p "$out"
+extra=$out/extra
+rm -rf "$extra" && mkdir -p "$extra/fstests"
+install -m 0755 "$here/guest.sh" "$extra/fstests/guest.sh"
+[ -n "${PRELOAD_SO:-}" ] && [ -r "$PRELOAD_SO" ] && cp "$PRELOAD_SO" "$extra/fstests/hotcold-preload.so"
+
+disk_args=()
+for _ in test scratch; do
+	if [ "$disk" = hdd ]; then disk_args+=(--hdd "$size,time-scale=${FSTESTS_HDD_SCALE:-0.1}")
+	else disk_args+=(--disk "$size"); fi
+done
+
+# results.tsv from fstests' xunit report
+xunit_tsv() {
+	awk '
+	function attr(s, a,   m) { if (match(s, "[ \t]" a "=\"[^\"]*\"")) { m = substr(s, RSTART + length(a) + 3, RLENGTH - length(a) - 4); return m } return "" }
+	function unxml(s) { gsub(/&quot;/, "\"", s); gsub(/&apos;/, "\047", s); gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&amp;/, "\\&", s); gsub(/[\t\n]/, " ", s); return s }
+	/^[ \t]*<testcase / { name = attr($0, "name"); tm = attr($0, "time"); st = "pass"; why = ""; next }
+	name != "" && /^[ \t]*<skipped/ { st = "notrun"; why = unxml(attr($0, "message")); next }
+	name != "" && /^[ \t]*<(failure|error)/ { st = "fail"; why = unxml(attr($0, "message")); next }
+	name != "" && /^[ \t]*<\/testcase>/ { printf "%s\t%s\t%s\t%s\n", name, st, tm, why; name = "" }
+	' "$1"
+}
+
+rc=0
+t_all=$(date +%s)
+for k in $kernels; do
+	bz=$PATCHED_BZIMAGE; [ $k = stock ] && bz=$STOCK_BZIMAGE
+	hints=$HINT; [ $k = stock ] && hints=none
+	for h in $hints; do
+		m=$out/$k-$h
+		rm -rf "$m" && mkdir -p "$m"
+		echo "fstests: $k kernel, hint $h, ${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
+		t0=$(date +%s)
+		nice -n 19 "$top/vm/run" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
+			--rootfs "$ROOTFS" --initrd-extra "$extra" -- \
+			"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' bash /initrd/fstests/guest.sh" \
+			>"$m/guest.out" 2>"$m/vmrun.err"
+		st=$?
+		t1=$(date +%s)
+		echo "$((t1 - t0))" >"$m/seconds"
+		awk -v dir="$m" -f "$top/bench/split-guest-output.awk" "$m/guest.out"
+		if [ -s "$m/result.xml" ]; then
+			xunit_tsv "$m/result.xml" >"$m/results.tsv"
+		else
+			: >"$m/results.tsv"
+		fi
+		echo "$st" >"$m/status"
+		if [ $st != 0 ] || [ ! -s "$m/results.tsv" ]; then
+			echo "fstests: $k-$h: the guest run failed (vm/run exit $st); its output: $m/guest.out, $m/vmrun.err" >&2
+			tail -n 15 "$m/guest.out" "$m/vmrun.err" >&2
+			rc=1
+		fi
+		echo "fstests: $k-$h: $(cut -f2 "$m/results.tsv" | sort | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }') in $((t1 - t0)) s" >&2
+	done
+done
+echo "$(($(date +%s) - t_all))" >"$out/seconds"
+"$here/report.sh" "$out" >"$out/report.md" || { echo "fstests: report.sh failed" >&2; rc=1; }
+echo "fstests: report $out/report.md" >&2
+exit $rc
