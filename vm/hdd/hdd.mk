@@ -12,7 +12,7 @@ HDD_CFLAGS   := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
 	-DPROFILES_DEFAULT='"$(HDD_PROFILES)"'
 HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 
-.PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate
+.PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate hdd-overhead
 
 hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-curves \
 	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-validate
@@ -60,6 +60,12 @@ hdd-validate: $(HDD_OUT)/hdd-validate
 		$(HDD_OUT)/validation.md
 	@cat $(HDD_OUT)/validation.md
 
+# The filter's cost at time-scale=0 vs plain nbdkit, with and without
+# trace= (IOPS of 4 KiB random reads, MB/s of 1 MiB sequential reads).
+hdd-overhead: hdd
+	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/overhead.sh $(HDD_OUT)/overhead.csv \
+		$(HDD_OUT)/overhead.md
+
 hdd-bench: hdd
 	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/bench.sh
 
@@ -82,4 +88,5 @@ HELP_LINES += "hdd         build the nbdkit-hdd-filter (build/hdd/)"
 HELP_LINES += "hdd-check   host tests of the disk model and filter"
 HELP_LINES += "hdd-bench   filter overhead vs plain nbdkit (time-scale=0)"
 HELP_LINES += "hdd-validate model vs published drives (build/hdd/validation.csv, .md)"
+HELP_LINES += "hdd-overhead filter vs plain nbdkit, IOPS and MB/s (build/hdd/overhead.csv, .md)"
 HELP_LINES += "hdd-plots   seek and throughput figures per drive profile"
