@@ -86,11 +86,14 @@ seq_rate_formula (const struct hdd_geom *g, uint64_t lba)
 {
   struct hdd_chs c;
   double t;
+  unsigned z;
 
   hdd_lba_to_chs (g, lba, &c);
+  z = c.cyl / g->cyls_per_zone;
   t = g->heads * g->rev_us +
-    (g->heads - 1) * switch_cost (g, g->head_switch_us, g->track_skew_rev) +
-    switch_cost (g, hdd_seek_us (g, 1), g->cyl_skew_rev);
+    (g->heads - 1) * switch_cost (g, g->head_switch_us,
+                                  g->zone_track_skew_rev[z]) +
+    switch_cost (g, hdd_seek_us (g, 1), g->zone_cyl_skew_rev[z]);
   return (double) g->heads * c.spt * HDD_SECTOR / t;
 }
 
@@ -130,6 +133,40 @@ test_skew_target (const char *name, const struct hdd_geom *g)
   }
   check (ok, name, "rotational target includes the skew: worst error "
          "%.4f us (want < %.1f us)", worst, 1e-3 * g->rev_us);
+}
+
+/* A stream across each zone boundary, the last cylinder of zone z-1
+ * and the first of zone z, takes each cylinder's turns and track
+ * switches at its own zone's skew, and one cylinder switch at zone z's
+ * cylinder skew: the zones' first tracks are where the skews put them.
+ */
+static void
+test_zone_boundaries (const char *name, const struct hdd_geom *g)
+{
+  unsigned z;
+  int ok = 1;
+  double worst = 0;
+
+  for (z = 1; z < g->nzones && g->zone_lba[z] < g->sectors; z++) {
+    struct hdd_chs c = { .cyl = z * g->cyls_per_zone - 1 };
+    uint64_t lba = hdd_chs_to_lba (g, &c);
+    uint64_t n = (uint64_t) g->heads * (g->spt[z - 1] + g->spt[z]);
+    double want, got;
+
+    if (lba + n > g->sectors)
+      break;
+    want = 2 * g->heads * g->rev_us +
+      (g->heads - 1) * switch_cost (g, g->head_switch_us,
+                                    g->zone_track_skew_rev[z - 1]) +
+      switch_cost (g, hdd_seek_us (g, 1), g->zone_cyl_skew_rev[z]) +
+      (g->heads - 1) * switch_cost (g, g->head_switch_us,
+                                    g->zone_track_skew_rev[z]);
+    got = hdd_transfer_us (g, lba, n);
+    if (fabs (got - want) > 1e-3 * g->rev_us) ok = 0;
+    if (fabs (got - want) > worst) worst = fabs (got - want);
+  }
+  check (ok, name, "streams across zone boundaries cost the skews: worst "
+         "error %.4f us (want < %.1f us)", worst, 1e-3 * g->rev_us);
 }
 
 /* Sequential rate does not depend on the request size: the track and
@@ -375,21 +412,29 @@ test_profile (const char *file, const char *name, uint64_t size)
   }
 
   /* Outer vs inner sequential rate: a whole cylinder in zone 0 and in
-   * the last zone (or the last full cylinder).
+   * the last zone (or the last full cylinder): the ratio of sectors per
+   * track, times that of the track switches' cost if the zones' skews
+   * differ.
    */
   {
     struct hdd_chs c = { .cyl = g.cylinders - 2 };
     uint64_t inner_lba = hdd_chs_to_lba (&g, &c);
     struct hdd_chs ic;
-    double to, ti, ratio, want;
+    double to, ti, ratio, want, fo, fi;
+    unsigned iz;
 
     hdd_lba_to_chs (&g, inner_lba, &ic);
+    iz = ic.cyl / g.cyls_per_zone;
     to = hdd_transfer_us (&g, 0, (uint64_t) g.heads * g.spt[0]);
     ti = hdd_transfer_us (&g, inner_lba, (uint64_t) g.heads * ic.spt);
     ratio = ((double) g.spt[0] / to) / ((double) ic.spt / ti);
-    want = (double) g.spt[0] / ic.spt;
+    fo = g.heads * g.rev_us + (g.heads - 1) *
+      switch_cost (&g, g.head_switch_us, g.zone_track_skew_rev[0]);
+    fi = g.heads * g.rev_us + (g.heads - 1) *
+      switch_cost (&g, g.head_switch_us, g.zone_track_skew_rev[iz]);
+    want = (double) g.spt[0] / ic.spt * fi / fo;
     check (fabs (ratio / want - 1) < 0.01, name,
-           "outer/inner sequential rate %.4f, zone spt ratio %.4f",
+           "outer/inner sequential rate %.4f, zone spt and switch ratio %.4f",
            ratio, want);
   }
 
@@ -427,6 +472,7 @@ test_profile (const char *file, const char *name, uint64_t size)
 
   test_seq_sizes (name, &g);
   test_skew_target (name, &g);
+  test_zone_boundaries (name, &g);
   test_queue (name, &g);
 }
 

@@ -70,6 +70,8 @@ static const struct profile_key profile_keys[] = {
   { "head-switch-ms",    KEY_MS,     0, 5, "ms", OFF (head_switch_us) },
   { "track-skew-ms",     KEY_MS,     0, 10, "ms", OFF (track_skew_us) },
   { "cylinder-skew-ms",  KEY_MS,     0, 10, "ms", OFF (cyl_skew_us) },
+  { "track-skew-inner-ms", KEY_MS,   0, 10, "ms", OFF (track_skew_inner_us) },
+  { "cylinder-skew-inner-ms", KEY_MS, 0, 10, "ms", OFF (cyl_skew_inner_us) },
   { "write-settle-ms",   KEY_MS,     0, 5, "ms", OFF (write_settle_us) },
   { "seek-rw",           KEY_SEEK_RW, 0, 0, "", OFF (rw) },
 };
@@ -188,6 +190,10 @@ profile_set (struct hdd_profile *p, const char *key, char *val,
     *(double *) field = d * 1000.;
     if (strcmp (key, "track-skew-ms") == 0) p->have_track_skew = 1;
     if (strcmp (key, "cylinder-skew-ms") == 0) p->have_cyl_skew = 1;
+    if (strcmp (key, "track-skew-inner-ms") == 0)
+      p->have_track_skew_inner = 1;
+    if (strcmp (key, "cylinder-skew-inner-ms") == 0)
+      p->have_cyl_skew_inner = 1;
     break;
   case KEY_COUNT: *(unsigned *) field = (unsigned) d; break;
   case KEY_COUNT64: *(uint64_t *) field = (uint64_t) d; break;
@@ -205,7 +211,7 @@ profile_scan (const char *file, const char *want, struct hdd_profile *p,
               char *err, size_t errlen)
 {
   FILE *fp;
-  char line[1024], cur[64] = "", msg[256];
+  char line[1024], cur[64] = "", msg[768];
   int lineno = 0, r = 0;
   struct hdd_profile scratch;
 
@@ -309,6 +315,10 @@ hdd_profile_load (const char *file, const char *name, struct hdd_profile *p,
         "track-skew-ms must be less than one revolution");
   NEED (p->cyl_skew_us < 60e6 / p->rpm,
         "cylinder-skew-ms must be less than one revolution");
+  NEED (p->track_skew_inner_us < 60e6 / p->rpm,
+        "track-skew-inner-ms must be less than one revolution");
+  NEED (p->cyl_skew_inner_us < 60e6 / p->rpm,
+        "cylinder-skew-inner-ms must be less than one revolution");
   if (p->have_rw) {
     NEED (p->nominal_cyls >= 2, "seek-rw needs cylinders = N (its units)");
     NEED (p->rw[0] <= (double) p->nominal_cyls,
@@ -452,15 +462,41 @@ hdd_mean_seek_us (const struct hdd_geom *g)
 
 /* ---- geometry --------------------------------------------------------- */
 
-/* The default cylinder skew is the single-cylinder seek, known once the
- * seek curve is.  R is the seek curve's status, passed on.
+/* Each zone's skews, once the seek curve is known (the default
+ * cylinder skew is the single-cylinder seek), falling linearly from
+ * zone 0's to the last zone's as sectors per track do, and the angle at
+ * which each zone's first track begins: the track after the last one
+ * of zone z-1 is skewed by zone z's cylinder skew.  R is the seek
+ * curve's status, passed on.
  */
 static int
-geom_skew (struct hdd_geom *g, int r)
+geom_skew (struct hdd_geom *g, const struct hdd_profile *p, int r)
 {
-  if (r == 0 && g->cyl_skew_rev < 0)
-    g->cyl_skew_rev = fmod (hdd_seek_us (g, 1) / g->rev_us, 1);
-  return r;
+  double ts0, ts1, cs0, cs1;
+  unsigned z, H = g->heads;
+
+  if (r != 0)
+    return r;
+  ts0 = p->have_track_skew ? p->track_skew_us : p->head_switch_us;
+  cs0 = p->have_cyl_skew ? p->cyl_skew_us :
+    fmod (hdd_seek_us (g, 1), g->rev_us);
+  ts1 = p->have_track_skew_inner ? p->track_skew_inner_us : ts0;
+  cs1 = p->have_cyl_skew_inner ? p->cyl_skew_inner_us : cs0;
+  for (z = 0; z < g->nzones; z++) {
+    double f = g->nzones == 1 ? 0 : (double) z / (g->nzones - 1);
+
+    g->zone_track_skew_rev[z] = (ts0 + (ts1 - ts0) * f) / g->rev_us;
+    g->zone_cyl_skew_rev[z] = (cs0 + (cs1 - cs0) * f) / g->rev_us;
+    g->zone_angle[z] = z == 0 ? 0 :
+      fmod (g->zone_angle[z - 1] + (double) (g->cyls_per_zone - 1) *
+            (g->zone_cyl_skew_rev[z - 1] +
+             (H - 1) * g->zone_track_skew_rev[z - 1]) +
+            (H - 1) * g->zone_track_skew_rev[z - 1] +
+            g->zone_cyl_skew_rev[z], 1);
+  }
+  g->track_skew_rev = g->zone_track_skew_rev[0];
+  g->cyl_skew_rev = g->zone_cyl_skew_rev[0];
+  return 0;
 }
 
 int
@@ -485,11 +521,8 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
   /* Without skew keys, a profile means what head-switch-ms alone always
    * meant: the next track is skewed by the head switch time and the
    * next cylinder by the single-cylinder seek, so that its first sector
-   * arrives just as the head is ready.
+   * arrives just as the head is ready (geom_skew).
    */
-  g->track_skew_rev = (p->have_track_skew ? p->track_skew_us :
-                       p->head_switch_us) / g->rev_us;
-  g->cyl_skew_rev = p->have_cyl_skew ? p->cyl_skew_us / g->rev_us : -1;
 
   /* Zone z's sectors per track fall linearly from spt-outer to spt-inner.
    * All zones span the same number of cylinders (equal radial width),
@@ -530,9 +563,9 @@ hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
      */
     g->seek.xscale = g->seek.max_dist > 1 ?
       (double) (p->nominal_cyls - 2) / (double) (g->seek.max_dist - 1) : 1;
-    return geom_skew (g, r);
+    return geom_skew (g, p, r);
   }
-  return geom_skew (g, seek_fit (&g->seek, p, err, errlen));
+  return geom_skew (g, p, seek_fit (&g->seek, p, err, errlen));
 }
 
 void
@@ -565,16 +598,20 @@ hdd_chs_to_lba (const struct hdd_geom *g, const struct hdd_chs *c)
 
 /* Where sector C sits on its platter, as a fraction of a turn from the
  * spindle's index: sector s of track t at (s + skew(t)) / spt, each
- * track skewed by the track skew from the one before it on the same
- * cylinder, and each cylinder's first track by the cylinder skew from
- * the last track of the cylinder before.
+ * track skewed by its zone's track skew from the one before it on the
+ * same cylinder, and each cylinder's first track by its zone's cylinder
+ * skew from the last track of the cylinder before.
  */
 static double
 sector_angle (const struct hdd_geom *g, const struct hdd_chs *c)
 {
-  double skew = (double) c->cyl * (g->cyl_skew_rev +
-                                   (g->heads - 1) * g->track_skew_rev) +
-    c->head * g->track_skew_rev;
+  unsigned z = c->cyl / g->cyls_per_zone;
+  double skew;
+
+  if (z >= g->nzones) z = g->nzones - 1;
+  skew = g->zone_angle[z] + (double) (c->cyl - z * g->cyls_per_zone) *
+    (g->zone_cyl_skew_rev[z] + (g->heads - 1) * g->zone_track_skew_rev[z]) +
+    c->head * g->zone_track_skew_rev[z];
 
   return fmod ((double) c->sector / c->spt + skew, 1);
 }

@@ -27,6 +27,9 @@ struct hdd_profile {
   double head_switch_us, write_settle_us;
   double track_skew_us, cyl_skew_us;    /* if have_track/cyl_skew */
   int have_track_skew, have_cyl_skew;
+  /* The last zone's skews, if given; zones between fall linearly. */
+  double track_skew_inner_us, cyl_skew_inner_us;
+  int have_track_skew_inner, have_cyl_skew_inner;
   /* Either datasheet figures (fitted to a Ruemmler-Wilkes curve) ... */
   double t2t_us, avg_us, full_us;
   /* ... or the six Ruemmler-Wilkes parameters, in the units of a drive
@@ -57,9 +60,13 @@ struct hdd_geom {
   double head_switch_us, write_settle_us;
   /* Angle by which each track is skewed from the previous one on the
    * same cylinder, and each cylinder's first track from the last track
-   * of the one before, in fractions of a turn.
+   * of the one before, in fractions of a turn: zone 0's here, each
+   * zone's in zone_*_skew_rev (the same unless the profile gives the
+   * inner zone's), and where each zone's first track begins.
    */
   double track_skew_rev, cyl_skew_rev;
+  double zone_track_skew_rev[HDD_MAX_ZONES], zone_cyl_skew_rev[HDD_MAX_ZONES];
+  double zone_angle[HDD_MAX_ZONES];
   struct hdd_seek seek;
 };
 

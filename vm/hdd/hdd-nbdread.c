@@ -1,15 +1,19 @@
 /* Timed reads through a real NBD client (libnbd), for the hdd tests and
  * benchmark.  The clock runs after the connection is made, so only the
  * requests are timed.
- * Usage: hdd-nbdread URI OFFSET LENGTH REQUEST_SIZE
+ * Usage: hdd-nbdread URI OFFSET LENGTH REQUEST_SIZE [random]
  * Reads LENGTH bytes from OFFSET, one REQUEST_SIZE request at a time
- * (queue depth 1), and prints "BYTES SECONDS MB/s".
+ * (queue depth 1), and prints "BYTES SECONDS MB/s".  With "random",
+ * the LENGTH / REQUEST_SIZE requests go to random REQUEST_SIZE-aligned
+ * offsets between OFFSET and the end of the export instead (the same
+ * offsets on every run).
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 
 #include <libnbd.h>
@@ -27,12 +31,17 @@ int
 main (int argc, char *argv[])
 {
   struct nbd_handle *nbd;
-  uint64_t offset, length, reqsize, done;
+  uint64_t offset, length, reqsize, done, slots = 0;
+  uint64_t rng = 0x9e3779b97f4a7c15ULL;
+  int random = 0;
   char *buf;
   double t0, t;
 
-  if (argc != 5) {
-    fprintf (stderr, "usage: %s URI OFFSET LENGTH REQUEST_SIZE\n", argv[0]);
+  if (argc == 6 && strcmp (argv[5], "random") == 0)
+    random = 1;
+  else if (argc != 5) {
+    fprintf (stderr, "usage: %s URI OFFSET LENGTH REQUEST_SIZE [random]\n",
+             argv[0]);
     return 2;
   }
   offset = strtoull (argv[2], NULL, 0);
@@ -49,12 +58,31 @@ main (int argc, char *argv[])
     fprintf (stderr, "%s: %s\n", argv[0], nbd_get_error ());
     return 1;
   }
+  if (random) {
+    int64_t size = nbd_get_size (nbd);
+
+    if (size == -1 || (uint64_t) size < offset + reqsize) {
+      fprintf (stderr, "%s: export of %" PRId64 " bytes: no room for "
+               "REQUEST_SIZE=%s at OFFSET=%s\n", argv[0], size, argv[4],
+               argv[2]);
+      return 2;
+    }
+    slots = ((uint64_t) size - offset) / reqsize;
+  }
   t0 = now ();
   for (done = 0; done < length; done += reqsize) {
     uint64_t n = length - done < reqsize ? length - done : reqsize;
-    if (nbd_pread (nbd, buf, n, offset + done, 0) == -1) {
-      fprintf (stderr, "%s: read at %" PRIu64 ": %s\n", argv[0],
-               offset + done, nbd_get_error ());
+    uint64_t at = offset + done;
+
+    if (random) {               /* splitmix64 */
+      uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      at = offset + (z ^ (z >> 31)) % slots * reqsize;
+    }
+    if (nbd_pread (nbd, buf, n, at, 0) == -1) {
+      fprintf (stderr, "%s: read at %" PRIu64 ": %s\n", argv[0], at,
+               nbd_get_error ());
       return 1;
     }
   }

@@ -171,7 +171,7 @@ static int
 hdd_config_complete (nbdkit_next_config_complete *next,
                      nbdkit_backend *nxdata)
 {
-  char err[512];
+  char err[1024];
   pthread_condattr_t attr;
 
   pthread_condattr_init (&attr);
@@ -226,7 +226,7 @@ hdd_unload (void)
 static int
 geom_setup (int64_t size)
 {
-  char err[512];
+  char err[1024];
 
   if (geom_ready && geom.sectors == ((uint64_t) size + 511) / 512)
     return 0;

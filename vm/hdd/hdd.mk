@@ -6,16 +6,16 @@ HDD_OUT      := $(BUILD)/hdd
 HDD_PLOTS    := $(BUILD)/plots
 HDD_FILTER   := $(HDD_OUT)/nbdkit-hdd-filter.so
 HDD_PROFILES := $(HDD_SRC)/profiles.conf
-HDD_NAMES    := desktop7200 laptop5400 enterprise15k hp97560
+HDD_NAMES    := desktop7200 laptop5400 enterprise15k hp97560 cheetah9lp
 HDD_CC       ?= gcc
 HDD_CFLAGS   := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
 	-DPROFILES_DEFAULT='"$(HDD_PROFILES)"'
 HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 
-.PHONY: hdd hdd-check hdd-bench hdd-plots
+.PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate hdd-overhead
 
 hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-curves \
-	$(HDD_OUT)/hdd-nbdread
+	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-validate
 
 $(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL)
 	@mkdir -p $(HDD_OUT)
@@ -33,6 +33,11 @@ $(HDD_OUT)/hdd-curves: $(HDD_SRC)/hdd-curves.c $(HDD_MODEL)
 	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-curves.c \
 		$(HDD_SRC)/hdd-model.c -lm
 
+$(HDD_OUT)/hdd-validate: $(HDD_SRC)/hdd-validate.c $(HDD_MODEL)
+	@mkdir -p $(HDD_OUT)
+	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-validate.c \
+		$(HDD_SRC)/hdd-model.c -lm
+
 # Test/bench client; without libnbd-dev the tests that need it skip.
 $(HDD_OUT)/hdd-nbdread: $(HDD_SRC)/hdd-nbdread.c
 	@mkdir -p $(HDD_OUT)
@@ -47,6 +52,19 @@ $(HDD_OUT)/hdd-nbdread: $(HDD_SRC)/hdd-nbdread.c
 
 hdd-check: hdd
 	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/run-tests.sh
+
+# The model against published drives (HP 97560, Cheetah 9LP): measured
+# vs published with % errors; fails if an error is above its tolerance.
+hdd-validate: $(HDD_OUT)/hdd-validate
+	$(HDD_OUT)/hdd-validate $(HDD_PROFILES) $(HDD_OUT)/validation.csv \
+		$(HDD_OUT)/validation.md
+	@cat $(HDD_OUT)/validation.md
+
+# The filter's cost at time-scale=0 vs plain nbdkit, with and without
+# trace= (IOPS of 4 KiB random reads, MB/s of 1 MiB sequential reads).
+hdd-overhead: hdd
+	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/overhead.sh $(HDD_OUT)/overhead.csv \
+		$(HDD_OUT)/overhead.md
 
 hdd-bench: hdd
 	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/bench.sh
@@ -69,4 +87,6 @@ CHECK_TARGETS += hdd-check
 HELP_LINES += "hdd         build the nbdkit-hdd-filter (build/hdd/)"
 HELP_LINES += "hdd-check   host tests of the disk model and filter"
 HELP_LINES += "hdd-bench   filter overhead vs plain nbdkit (time-scale=0)"
+HELP_LINES += "hdd-validate model vs published drives (build/hdd/validation.csv, .md)"
+HELP_LINES += "hdd-overhead filter vs plain nbdkit, IOPS and MB/s (build/hdd/overhead.csv, .md)"
 HELP_LINES += "hdd-plots   seek and throughput figures per drive profile"

@@ -95,9 +95,16 @@ mkprofile 's/^head-switch-ms = 1.6/&\ntrack-skew-ms = 20/'
 expect_error "'track-skew-ms' = 20 is out of range: expected 0 to 10 ms" profiles="$tmp/p.conf"
 mkprofile 's/^head-switch-ms = 1.6/&\ncylinder-skew-ms = -1/'
 expect_error "'cylinder-skew-ms' = -1 is out of range: expected 0 to 10 ms" profiles="$tmp/p.conf"
+mkprofile 's/^head-switch-ms = 1.6/&\ntrack-skew-inner-ms = 11/'
+expect_error "'track-skew-inner-ms' = 11 is out of range: expected 0 to 10 ms" profiles="$tmp/p.conf"
+mkprofile 's/^head-switch-ms = 1.6/&\ncylinder-skew-inner-ms = -0.5/'
+expect_error "'cylinder-skew-inner-ms' = -0.5 is out of range: expected 0 to 10 ms" profiles="$tmp/p.conf"
 # enterprise15k turns once in 4 ms
 mkprofile '/^\[enterprise15k\]/,/^\[/s/^head-switch-ms = 0.5/&\ntrack-skew-ms = 5/'
 expect_error "track-skew-ms must be less than one revolution" \
+    profiles="$tmp/p.conf" profile=enterprise15k
+mkprofile '/^\[enterprise15k\]/,/^\[/s/^head-switch-ms = 0.5/&\ncylinder-skew-inner-ms = 4.5/'
+expect_error "cylinder-skew-inner-ms must be less than one revolution" \
     profiles="$tmp/p.conf" profile=enterprise15k
 mkprofile 's/^heads = 10/heads = 2.5/'
 expect_error "'heads' = 2.5: expected a whole number from 1 to 64" profiles="$tmp/p.conf"

@@ -5,10 +5,12 @@
 # mapping, rotational latency, sequential rate independent of the
 # request size (4 KiB to 1 MiB within 1%) and equal to the per-cylinder
 # formula with its switches and skews, the rotational target on skewed
-# tracks; for the shipped profiles at the default 64G and at 1G, and
-# for two profiles with explicit skews: one larger than the switch
-# times (each switch costs its skew) and one smaller (each switch
-# misses the next track's first sector and costs about a revolution).
+# tracks; a stream across each zone boundary costs one cylinder switch
+# and the new zone's skew; for the shipped profiles at the default 64G
+# and at 1G, and for three profiles with explicit skews: one larger
+# than the switch times (each switch costs its skew), one smaller (each
+# switch misses the next track's first sector and costs about a
+# revolution), and one whose inner zones skew by more than its outer.
 . "$(dirname "$0")/hdd-test-lib.sh"
 t=$HDD_BUILD/hdd-model-test
 [ -x "$t" ] || fail "$t not built (make hdd)"
@@ -38,6 +40,21 @@ full-stroke-ms = 16
 head-switch-ms = 1.0
 track-skew-ms = 0
 cylinder-skew-ms = 0.3
+write-settle-ms = 0
+[innerskewed]
+rpm = 7200
+heads = 4
+zones = 8
+spt-outer = 1000
+spt-inner = 500
+track-to-track-ms = 0.5
+average-seek-ms = 8
+full-stroke-ms = 16
+head-switch-ms = 0.5
+track-skew-ms = 1.0
+track-skew-inner-ms = 2.5
+cylinder-skew-ms = 1.5
+cylinder-skew-inner-ms = 3.0
 write-settle-ms = 0
 PROFILES
 for size in 68719476736 1073741824; do
