@@ -28,6 +28,10 @@ if [ "$what" = sums ]; then
 	exit 0
 fi
 stat_of() { awk '{ print $3, $7 }' /sys/block/vda/stat; }
+# the sums step just read every file: drop the page cache so the move reads
+# its data from the disk, as it would for a set nobody touched lately
+sync
+echo 3 >/proc/sys/vm/drop_caches
 t0=$(cut -d' ' -f1 /proc/uptime) s0=$(stat_of)
 # shellcheck disable=SC2086  # the set's paths have no spaces (hc-age makes them)
 "$(dirname "$0")/hc-move" --quiet "$arg" $files >/tmp/promote-move.csv 2>/tmp/promote-move.err

@@ -154,7 +154,7 @@ missing=$(
 		fig throughput-position "throughput vs position, with the model's zoned rate"
 	fi
 
-	if [ "$(wc -l 2>/dev/null <"$sum/rand.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
+	if [ -n "$(scen "$out" rand fresh)" ] && [ "$(wc -l 2>/dev/null <"$sum/rand.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
 		echo "## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)"
 		echo
@@ -182,7 +182,7 @@ missing=$(
 		fig seek-latency "service time vs seek distance (model trace) with the model's seek curve"
 	fi
 
-	if [ -s "$sum/compare-seq.csv" ] || [ -s "$sum/compare-rand.csv" ]; then
+	if [ "$(cat "$sum/compare-seq.csv" "$sum/compare-rand.csv" 2>/dev/null | grep -vc "^job,")" -gt 0 ]; then
 		echo
 		echo "## Stock vs patched kernel (same job files)"
 		echo
