@@ -406,6 +406,36 @@ is "repeat 4k: rows by arrival: 10, 20, 50; the 4th unmatched" \
 is "repeat 4k: service and queue of the second" \
 	"$(get "$tmp/j12.csv" seq=1 service_us) $(get "$tmp/j12.csv" seq=1 queue_us)" "40.000 31.000"
 
+# --- 13: another reader before and between the job's reads (a checksum's
+# 128 KiB readahead rows over the same sectors, as bench/guest-promote.sh's
+# sha256sum before N-before and after the move): each O_DIRECT 4 KiB read
+# gets its own 8-sector row (pass 1), not the earlier readahead row; a read
+# with no row of its own length (inside a 32 KiB row) still gets that row
+cat >"$tmp/t13.csv" <<'EOF'
+arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us
+0.000,0.000,100.000,1000,256,read,0,1.000,1.000,1.000
+1000.000,1000.000,6000.000,1016,8,read,0,1.000,1.000,1.000
+2000.000,2000.000,2100.000,1000,256,read,0,1.000,1.000,1.000
+3000.000,3000.000,7000.000,1016,8,read,0,1.000,1.000,1.000
+8000.000,8000.000,9000.000,2000,64,read,0,1.000,1.000,1.000
+EOF
+cat >"$tmp/s13.csv" <<'EOF'
+job,seq,file,ddir,offset,len,lba,seek_sectors,lat_ns,hotness
+N-before,0,f,read,0,4096,1016,,6000000,none
+N-after,0,f,read,0,4096,1016,,5000000,none
+X,0,g,read,0,4096,2008,,2000000,none
+EOF
+run t13 --out "$tmp/j13.csv" "$tmp/t13.csv" "$tmp/s13.csv"
+is "other reader first: each 4 KiB read gets its own row (arrival 1000, 3000)" \
+	"$rc $(get "$tmp/j13.csv" job=N-before arrival_us) $(get "$tmp/j13.csv" job=N-after arrival_us)" \
+	"0 1000.000 3000.000"
+is "other reader first: services 5 ms and 4 ms, not the readahead row's 0.1 ms" \
+	"$(get "$tmp/j13.csv" job=N-before service_us) $(get "$tmp/j13.csv" job=N-after service_us)" \
+	"5000.000 4000.000"
+is "other reader first: a read inside a longer row is still joined with it" \
+	"$(get "$tmp/j13.csv" job=X arrival_us) $(get "$tmp/j13.csv" job=X coverage)" \
+	"8000.000 1.000000"
+
 # --- optional: time 1,000,000 trace rows x 500,000 engine reads
 if [ -n "${HC_TRACEJOIN_PERF:-}" ]; then
 	awk 'BEGIN {

@@ -24,16 +24,27 @@
  *   seek log: job,seq,file,ddir,len,lba,lat_ns,hotness  (ddir=read rows
  *          are joined, writes ignored; lba and lat_ns may be empty)
  *
- * Matching: an engine read of n = ceil(len / 512) sectors at lba L, the
- * reads taken in seek log order:
+ * Matching: an engine read of n = ceil(len / 512) sectors at lba L, in
+ * two passes over the reads, each in seek log order:
  *
- *  1. The first row is the earliest (by arrival, then service order) trace
- *     read row that contains sector L (lba <= L < lba + sectors) and has
- *     not served L yet.  None: the read is unmatched.
+ *  Pass 1, whole: the earliest (by arrival, then service order) trace read
+ *     row that is exactly [L, L+n) and was not taken whole by an earlier
+ *     read serves the read alone and whole.  None: the read waits for
+ *     pass 2.
+ *  Pass 2, pieces, for the reads pass 1 left:
+ *  1. The first row is the earliest trace read row that contains sector L
+ *     (lba <= L < lba + sectors), has not served L yet and was not taken
+ *     whole in pass 1.  None: the read is unmatched.
  *  2. Extension: p = the end of the rows so far, clipped to L+n.  While
- *     p < L+n, take the earliest row that contains p, has not served p
- *     yet and arrived no earlier than the first row's arrival minus
+ *     p < L+n, take the earliest such row that contains p, has not served
+ *     p yet and arrived no earlier than the first row's arrival minus
  *     100 ms (EXTEND_BEFORE_NS); stop when there is none.
+ *
+ * Why pass 1: another reader of the same sectors before the job (a
+ * checksum of the files, page-cache readahead, a copy) leaves earlier rows
+ * over L; an O_DIRECT read the block layer neither merged nor split has a
+ * row of its own, exactly [L, L+n), and pass 1 gives it that row, not the
+ * other reader's.
  *
  * Why: the guest's block layer merges consecutive requests (one 4 MiB row
  * serves four sequential 1 MiB engine reads at iodepth 4) and splits large
@@ -306,6 +317,7 @@ struct trow {
 	int64_t arrival, start, end;	/* ns of the model's clock */
 	int64_t seek, rotation, transfer;
 	uint64_t lba, sectors, cyl;
+	unsigned char whole;		/* served one read whole (pass 1) */
 };
 
 /*
@@ -346,6 +358,18 @@ struct plist {
 
 #define NO_ROW		UINT32_MAX
 
+/*
+ * The rows again, sorted by (lba, sectors, arrival, row), for pass 1 of
+ * the join (a read served whole by one row of its own lba and length);
+ * skip as in struct pent.
+ */
+struct xkey {
+	uint64_t lba, sectors;
+	int64_t arrival;
+	uint32_t row;
+	uint32_t skip;			/* next unused entry (in the array) */
+};
+
 struct trace {
 	const char *path;
 	struct trow *rows;		/* read rows only, service order */
@@ -358,6 +382,7 @@ struct trace {
 	size_t npent, pentcap;
 	struct plist *plist;		/* hash by p, open addressing */
 	size_t nplist, plistcap;
+	struct xkey *xkey;		/* the rows by (lba, sectors, arrival) */
 };
 
 static void trace_load(struct trace *t, const char *path)
@@ -388,6 +413,7 @@ static void trace_load(struct trace *t, const char *path)
 			fail("%s: more than %u read rows", path, UINT32_MAX - 2);
 		grow((void **)&t->rows, &t->cap, t->n + 1, sizeof(*t->rows));
 		r = &t->rows[t->n++];
+		r->whole = 0;
 		r->arrival = csv_us_ns(&c, c_arr);
 		r->start = csv_us_ns(&c, c_start);
 		r->end = csv_us_ns(&c, c_end);
@@ -431,6 +457,19 @@ static int cmp_pent(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
+static int cmp_xkey(const void *a, const void *b)
+{
+	const struct xkey *x = a, *y = b;
+
+	if (x->lba != y->lba)
+		return x->lba < y->lba ? -1 : 1;
+	if (x->sectors != y->sectors)
+		return x->sectors < y->sectors ? -1 : 1;
+	if (x->arrival != y->arrival)
+		return x->arrival < y->arrival ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
 static void trace_index(struct trace *t)
 {
 	size_t i;
@@ -445,6 +484,18 @@ static void trace_index(struct trace *t)
 		t->nkey++;
 	}
 	qsort(t->key, t->nkey, sizeof(*t->key), cmp_tkey);
+	t->xkey = xrealloc(NULL, (t->nkey + 1) * sizeof(*t->xkey));
+	for (i = 0; i < t->nkey; i++) {
+		const struct trow *r = &t->rows[t->key[i].row];
+
+		t->xkey[i].lba = r->lba;
+		t->xkey[i].sectors = r->sectors;
+		t->xkey[i].arrival = r->arrival;
+		t->xkey[i].row = t->key[i].row;
+	}
+	qsort(t->xkey, t->nkey, sizeof(*t->xkey), cmp_xkey);
+	for (i = 0; i <= t->nkey; i++)
+		t->xkey[i].skip = i;	/* [nkey]: the sentinel */
 	for (i = 0; i < t->nkey; i++) {
 		struct tclass *c = &t->cls[t->ncls ? t->ncls - 1 : 0];
 		unsigned k = len_class(t->key[i].sectors);
@@ -557,8 +608,9 @@ static struct plist *trace_plist(struct trace *t, uint64_t p)
 
 /*
  * Take the earliest row (by arrival, then service order) that contains
- * sector @p, arrived at @min_arrival or later and has not served @p yet:
- * it serves @p now.  NO_ROW when there is none.
+ * sector @p, arrived at @min_arrival or later, has not served @p yet and
+ * was not taken whole by pass 1: it serves @p now.  NO_ROW when there is
+ * none.
  */
 static uint32_t trace_take(struct trace *t, uint64_t p, int64_t min_arrival)
 {
@@ -574,12 +626,45 @@ static uint32_t trace_take(struct trace *t, uint64_t p, int64_t min_arrival)
 		else
 			hi = mid;
 	}
-	for (i = lo; e[i].skip != i; i = e[i].skip)
-		e[i].skip = e[e[i].skip].skip;
-	if (i == l->n - 1)
+	for (;;) {
+		for (i = lo; e[i].skip != i; i = e[i].skip)
+			e[i].skip = e[e[i].skip].skip;
+		if (i == l->n - 1)
+			return NO_ROW;
+		e[i].skip = i + 1;
+		if (!t->rows[e[i].row].whole)
+			return e[i].row;
+		lo = i + 1;	/* pass 1 gave it to a read whole */
+	}
+}
+
+/*
+ * Take the earliest row (by arrival, then service order) that is exactly
+ * [@lba, @lba + @n) and has not been taken whole yet: it serves that read
+ * whole (trow.whole), and trace_take() passes it by from then on.  NO_ROW
+ * when there is none.
+ */
+static uint32_t trace_take_exact(struct trace *t, uint64_t lba, uint64_t n)
+{
+	struct xkey *x = t->xkey;
+	size_t lo = 0, hi = t->nkey, i;
+
+	while (lo < hi) {		/* the first (lba, sectors) >= ours */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x[mid].lba < lba ||
+		    (x[mid].lba == lba && x[mid].sectors < n))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; x[i].skip != i; i = x[i].skip)
+		x[i].skip = x[x[i].skip].skip;
+	if (i == t->nkey || x[i].lba != lba || x[i].sectors != n)
 		return NO_ROW;
-	e[i].skip = i + 1;
-	return e[i].row;
+	x[i].skip = i + 1;
+	t->rows[x[i].row].whole = 1;
+	return x[i].row;
 }
 
 /* ---- the seek log ---- */
@@ -722,26 +807,54 @@ static void join_piece(const struct trace *t, struct eread *e, uint32_t row,
 	}
 }
 
+/* @e is matched; its disk view starts empty */
+static void join_start(struct seeklog *s, struct eread *e)
+{
+	e->matched = 1;
+	s->jobs[e->job].matched++;
+	e->arrival = INT64_MAX;
+	e->end = INT64_MIN;
+}
+
 static void join(struct trace *t, struct seeklog *s)
 {
 	size_t i;
 
+	/*
+	 * Pass 1: reads that one row served whole and alone (an O_DIRECT
+	 * read the block layer neither merged nor split), each with the
+	 * earliest such row.  Done first so that another reader's rows
+	 * over the same sectors (a checksum, a copy, page-cache readahead)
+	 * that arrived earlier do not take a read's own row from it.
+	 */
+	for (i = 0; i < s->n; i++) {
+		struct eread *e = &s->r[i];
+		uint64_t n = (e->len + HC_SECTOR - 1) / HC_SECTOR;
+		uint32_t row, first_row = NO_ROW;
+
+		if (!e->has_lba || !n)
+			continue;
+		row = trace_take_exact(t, e->lba, n);
+		if (row == NO_ROW)
+			continue;
+		join_start(s, e);
+		join_piece(t, e, row, &first_row);
+		e->covered = n;
+	}
+	/* pass 2: the rest, from rows the guest merged or split */
 	for (i = 0; i < s->n; i++) {
 		struct eread *e = &s->r[i];
 		uint64_t n = (e->len + HC_SECTOR - 1) / HC_SECTOR, end, p;
 		uint32_t row, first_row = NO_ROW;
 		int64_t min_arrival;
 
-		if (!e->has_lba || !n)
+		if (!e->has_lba || !n || e->matched)
 			continue;
 		end = n > UINT64_MAX - e->lba ? UINT64_MAX : e->lba + n;
 		row = trace_take(t, e->lba, INT64_MIN);
 		if (row == NO_ROW)
 			continue;
-		e->matched = 1;
-		s->jobs[e->job].matched++;
-		e->arrival = INT64_MAX;
-		e->end = INT64_MIN;
+		join_start(s, e);
 		min_arrival = t->rows[row].arrival - EXTEND_BEFORE_NS;
 		p = e->lba;
 		for (;;) {
