@@ -13,9 +13,9 @@ set yrange [0:1.05]
 set xrange [40:100]
 set key outside right noenhanced
 f = dir."/aged-thirds.csv"
-plot f using 1:2 skip 1 with linespoints lw 2 pt 7 lc rgb "#d62728" title "O\\_HOT (H): first third", \
-     f using 1:3 skip 1 with linespoints lw 2 pt 7 dt 2 lc rgb "#d62728" title "O\\_HOT (H): last third", \
-     f using 1:4 skip 1 with linespoints lw 2 pt 5 lc rgb "#1f77b4" title "O\\_COLD (C): first third", \
-     f using 1:5 skip 1 with linespoints lw 2 pt 5 dt 2 lc rgb "#1f77b4" title "O\\_COLD (C): last third", \
+plot f using 1:2 skip 1 with linespoints lw 2 pt 7 lc rgb "#d62728" title "O_HOT (H): first third", \
+     f using 1:3 skip 1 with linespoints lw 2 pt 7 dt 2 lc rgb "#d62728" title "O_HOT (H): last third", \
+     f using 1:4 skip 1 with linespoints lw 2 pt 5 lc rgb "#1f77b4" title "O_COLD (C): first third", \
+     f using 1:5 skip 1 with linespoints lw 2 pt 5 dt 2 lc rgb "#1f77b4" title "O_COLD (C): last third", \
      f using 1:6 skip 1 with linespoints lw 2 pt 9 lc rgb "#444444" title "unhinted (N): first third", \
      f using 1:7 skip 1 with linespoints lw 2 pt 9 dt 2 lc rgb "#444444" title "unhinted (N): last third"

@@ -17,6 +17,6 @@ set key outside right noenhanced
 f = dir."/aged-seq.csv"
 plot outer with lines lw 1 dt 3 lc rgb "#444444" title sprintf("model: outermost zone %.1f MB/s", outer), \
      inner with lines lw 1 dt 4 lc rgb "#444444" title sprintf("model: innermost zone %.1f MB/s", inner), \
-     f using 1:2:3:4 skip 1 with yerrorlines lw 2 pt 7 lc rgb "#d62728" title "O\\_HOT file", \
-     f using 1:5:6:7 skip 1 with yerrorlines lw 2 pt 5 lc rgb "#1f77b4" title "O\\_COLD file", \
+     f using 1:2:3:4 skip 1 with yerrorlines lw 2 pt 7 lc rgb "#d62728" title "O_HOT file", \
+     f using 1:5:6:7 skip 1 with yerrorlines lw 2 pt 5 lc rgb "#1f77b4" title "O_COLD file", \
      f using 1:8:9:10 skip 1 with yerrorlines lw 2 pt 9 lc rgb "#444444" title "unhinted file"
