@@ -71,5 +71,30 @@ t "RESULTS.md sets the reserve off and on side by side" sh -c "grep -q '^### The
 h=$(awk -F, '$1 == "aged-80-reserve" && $2 == "H" { print $6 }' "$out-r/summary/aged-sets.csv" 2>/dev/null)
 t "with the reserve on, >= 90% of the hot set in the first third at 80% (got ${h:-nothing})" \
 	awk -v h="$h" 'BEGIN { exit !(h != "" && h >= 0.9) }'
+
+# Hotness that changes: promote-80 on the aged-80 image just made (cached:
+# nothing is aged again) reads N, moves it to the hot region with hc-move,
+# reads it again.  guest-promote.sh's sha256sum reads N's sectors before
+# N-before and after N-after; each O_DIRECT read must still be joined with
+# a trace row of its own (its LBA, 8 sectors, the same arrival), not with
+# the checksum's readahead rows.
+rm -rf "$out-p"
+t "promote-80 runs on the cached aged-80 image (4G)" env QUICK=1 RUNS=1 SCENARIO=promote-80 TIME_SCALE=0.1 BENCH_DISK=4G \
+	AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE="$tmp/cache3" AGED_SEED=7 RESULTS="$tmp/R5.md" \
+	VM_TIMEOUT=900 AGED_TIMEOUT=900 timeout 1800 "$top/bench/run.sh" "$out-p"
+t "promote-80 reused the aged-80 image" grep -q 'aged image 80%: cached' "$tmp/log"
+pd=$out-p/promote-80/run1
+t "promote: every N-before and N-after read was joined with a row of its own (LBA, 8 sectors)" \
+	awk -F, 'FNR == 1 { f++; delete H; for (i = 1; i <= NF; i++) H[$i] = i; next }
+	f == 1 { if ($H["op"] == "read") own[$H["arrival_us"] "," $H["lba"] "," $H["sectors"]] = 1; next }
+	$H["job"] ~ /^N-(before|after)$/ { n[$H["job"]]++
+		if ($H["matched"] == 1 && (($H["arrival_us"] "," $H["lba"] ",8") in own)) k[$H["job"]]++ }
+	END { exit !(n["N-before"] > 0 && n["N-after"] > 0 && k["N-before"] == n["N-before"] && k["N-after"] == n["N-after"]) }' \
+	"$pd/trace.csv" "$pd/join.csv"
+t "promote: the move put N in the first third, same inodes and contents" awk -F, '
+	$1 == "promote-80" { ok = ($4 > 0 && $7 >= 0.9 && $11 == $3 " of " $3 && $12 == $3 " of " $3) } END { exit !ok }' \
+	"$out-p/summary/promote-runs.csv"
+t "RESULTS.md has the promotion section with N-before and N-after" sh -c "grep -q '^## Promotion' '$tmp/R5.md' &&
+	grep -q '^| promote-80 | N-before |' '$tmp/R5.md' && grep -q '^| promote-80 | N-after |' '$tmp/R5.md'"
 [ $failed = 0 ] || { echo "aged-check: details in the log below" >&2; tail -n 40 "$tmp/log" >&2; }
 exit $failed
