@@ -23,7 +23,7 @@
 #  vdb, -g 8192 -m 0, region_reserve=1: hc-move hot / cold / --rank (data
 #    moved online, same inode and contents, a concurrent reader) | -
 #  vdb, -g 8192 -G 4: hc_dirmark mark, remount, persist (system.hotcold
-#    directory marks) | hc_dirmark stock
+#    directory marks) | hc_dirmark stock, a marked dir (debugfs) keeps its flags
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
@@ -393,6 +393,19 @@ if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
 		fi
 	else
 		run hc_dirmark stock "$VDB" /mnt/b
+		# a directory the patched kernel marked cold (0x4880000): the
+		# stock kernel creates in it and writes the flags back as they are
+		DEBUGFS=$(e2prog debugfs)
+		mkdir -p /mnt/b/marked
+		if timeout 120 umount /mnt/b &&
+		   timeout 60 "$DEBUGFS" -w -R "set_inode_field /marked flags 0x4880000" "$VDB" >/tmp/dbg.log 2>&1 &&
+		   mnt "$VDB" /mnt/b && echo data >/mnt/b/marked/f && sync && timeout 120 umount /mnt/b &&
+		   timeout 60 "$DEBUGFS" -R "stat /marked" "$VDB" 2>/dev/null | grep -q 'Flags: 0x4880000'; then
+			ok "stock: a directory marked cold (flags 0x4880000) takes a create and keeps its flags"
+		else
+			nok "stock: directory marked cold: $(cat /tmp/dbg.log; "$DEBUGFS" -R "stat /marked" "$VDB" 2>&1 | grep -i flags)"
+		fi
+		grep -q ' /mnt/b ' /proc/mounts || mnt "$VDB" /mnt/b
 	fi
 	umnt_fsck "$VDB" /mnt/b "directory marks"
 fi
