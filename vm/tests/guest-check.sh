@@ -22,6 +22,8 @@
 #    FIEMAP; reserve: hot set in its region), enospc | hc_region stock
 #  vdb, -g 8192 -m 0, region_reserve=1: hc-move hot / cold / --rank (data
 #    moved online, same inode and contents, a concurrent reader) | -
+#  vdb, -g 8192 -G 4: hc_dirmark mark, remount, persist (system.hotcold
+#    directory marks) | hc_dirmark stock, a marked dir (debugfs) keeps its flags
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
@@ -375,6 +377,37 @@ if [ "$FLAVOUR" = patched ] && mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0 && mkdir -p
 	umnt_fsck "$VDB" /mnt/b "hc-move"
 elif [ "$FLAVOUR" = patched ]; then
 	nok "mount -o region_reserve=1 $VDB for hc-move: $(cat /tmp/mount.log 2>/dev/null)"
+fi
+
+##### 13: directories marked hot or cold (system.hotcold): plain open()s
+##### and busybox cp/dd/tar inherit the mark, also after a remount
+##### (vdb: 32 groups of 32 MiB, flex groups of 4)
+diag "=== directory marks on $VDB ==="
+if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
+	if [ "$FLAVOUR" = patched ]; then
+		run hc_dirmark mark "$VDB" /mnt/b
+		if timeout 120 umount /mnt/b && mnt "$VDB" /mnt/b; then
+			run hc_dirmark persist "$VDB" /mnt/b
+		else
+			nok "umount + mount $VDB for the directory marks"
+		fi
+	else
+		run hc_dirmark stock "$VDB" /mnt/b
+		# a directory the patched kernel marked cold (0x4880000): the
+		# stock kernel creates in it and writes the flags back as they are
+		DEBUGFS=$(e2prog debugfs)
+		mkdir -p /mnt/b/marked
+		if timeout 120 umount /mnt/b &&
+		   timeout 60 "$DEBUGFS" -w -R "set_inode_field /marked flags 0x4880000" "$VDB" >/tmp/dbg.log 2>&1 &&
+		   mnt "$VDB" /mnt/b && echo data >/mnt/b/marked/f && sync && timeout 120 umount /mnt/b &&
+		   timeout 60 "$DEBUGFS" -R "stat /marked" "$VDB" 2>/dev/null | grep -q 'Flags: 0x4880000'; then
+			ok "stock: a directory marked cold (flags 0x4880000) takes a create and keeps its flags"
+		else
+			nok "stock: directory marked cold: $(cat /tmp/dbg.log; "$DEBUGFS" -R "stat /marked" "$VDB" 2>&1 | grep -i flags)"
+		fi
+		grep -q ' /mnt/b ' /proc/mounts || mnt "$VDB" /mnt/b
+	fi
+	umnt_fsck "$VDB" /mnt/b "directory marks"
 fi
 
 ##### 8: tmpfs and ext2 accept the flags

@@ -29,7 +29,7 @@ GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h \
 		   hotcold-fiemap.h)
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
-		 hc_sbdump hc_region create_bench
+		 hc_sbdump hc_region create_bench hc_dirmark
 GUEST_SCRIPTS := guest-check.sh guest-bench.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS)) \
 		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age $(GUEST_BIN)/hc-move
