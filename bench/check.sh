@@ -15,7 +15,7 @@ is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504
 is_svg() { grep -q '<svg' "$1" 2>/dev/null; }
 repo_sum() { cksum "$top/RESULTS.md" 2>/dev/null || echo none; }
 
-command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/install-deps.sh plot)"; exit 1; }
+command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/lib/install-deps.sh plot)"; exit 1; }
 before=$(repo_sum)
 rm -rf "$out"
 export VM_TIMEOUT=600

@@ -11,7 +11,7 @@ out=$build/scaleout-check
 . "$top/bench/tap.sh"
 tap_init scaleout-check
 export QUICK=1 TIME_SCALE=0.1 VM_TIMEOUT=600 READY_TIMEOUT=300
-command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/install-deps.sh plot)"; exit 1; }
+command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/lib/install-deps.sh plot)"; exit 1; }
 # no QEMU of an earlier run may be taken for one of ours
 # a QEMU still forwarding one of the ports of DIR/hosts.list
 running() {

@@ -9,7 +9,11 @@
 # request by request (bench/tracejoin.c).
 # hc-move moves a file's data into the hot or cold region online
 # (EXT4_IOC_MOVE_EXT; bench/move.c); its tests run in the guest
-# (vm/tests/guest-check.sh).
+# (vm/kernel-tests/guest-check.sh).
+#
+# The create()+unlink() benchmark (bench/create_bench.c, run in the guest
+# by bench/guest-bench.sh, driven by bench/kernel-bench.sh) is built into
+# the guest test root (kernel-tests.mk's GUEST_BIN), next to the tests.
 
 BTOOLS_OUT := $(BUILD)/bench-tools
 BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
@@ -28,6 +32,14 @@ $(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(TOP)/ioengines/hotcold-fiemap.h $(T
 $(BTOOLS_OUT)/hc-tracejoin: $(TOP)/bench/tracejoin.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/ioengines -o $@ $< -lm
+
+guest-tests: $(GUEST_BIN)/create_bench $(GUEST_BIN)/guest-bench.sh
+
+$(GUEST_BIN)/create_bench: $(TOP)/bench/create_bench.c $(GUEST_HDRS) | $(GUEST_BIN)
+	nice $(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST_SRC) -o $@ $<
+
+$(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
+	install -m 0755 $< $@
 
 bench-tools-check: bench-tools
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-age.sh

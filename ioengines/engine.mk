@@ -78,7 +78,7 @@ engine-check: $(ENGINE_TEST_MAP) $(ENGINE_SO) $(FIO_BIN)
 		WORKDIR=$(BUILD)/fio-engine/check \
 		timeout 600 sh $(ENGINE_DIR)/host-engine-check.sh
 
-# Root tree for `vm/run --initrd-extra`: the dynamic fio (external engines
+# Root tree for `vm/runner/run --initrd-extra`: the dynamic fio (external engines
 # need dlopen), the engine, the job files, the guest script, and every
 # library ldd names for fio and the engine, at the same paths.
 engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # guest-engine-check.sh - the hotcold fio engine on a real ext4, in a guest.
 #
-# Runs inside a vm/run guest (busybox sh, root, /dev/vda a fresh 64 GiB
+# Runs inside a vm/runner/run guest (busybox sh, root, /dev/vda a fresh 64 GiB
 # rotational disk) from the tree `make engine-guest-root` stages:
-#   vm/run --kernel BZIMAGE --initrd-extra build/fio-guest/root -- \
+#   vm/runner/run --kernel BZIMAGE --initrd-extra build/fio-guest/root -- \
 #       'KERNEL_FLAVOUR=patched sh /tests/hotcold/guest-engine-check.sh'
 # KERNEL_FLAVOUR=patched: hot files must sit in the first third of the
 # disk, cold files in the last third, unhinted files next to their

@@ -7,7 +7,7 @@ set -u
 so=${1:?usage: test-preload.sh PRELOAD.so}
 . "$(dirname "$0")/../bench/tap.sh"
 tap_init preload
-command -v strace >/dev/null || { echo "not ok 1 - strace missing (vm/install-deps.sh fio)"; exit 1; }
+command -v strace >/dev/null || { echo "not ok 1 - strace missing (vm/lib/install-deps.sh fio)"; exit 1; }
 d=$tmp/d
 mkdir -p "$d/db" "$d/other"
 # openat() flags of each create under $d, as strace prints them

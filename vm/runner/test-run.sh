@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tests of vm/run itself, on a given kernel.  TAP-style output.
+# Tests of vm/runner/run itself, on a given kernel.  TAP-style output.
 kernel=${1:?usage: test-run.sh BZIMAGE}
 run="$(dirname "$0")/run"
 n=0
@@ -32,7 +32,7 @@ case $err in *"12X"*) echo "ok $n - bad disk size named";; *) echo "not ok $n - 
 err=$("$run" --kernel /nonexistent -- true 2>&1)
 check "missing kernel refused" 2 $?
 
-# A guest whose kernel panics reports no status: vm/run must say so.
+# A guest whose kernel panics reports no status: vm/runner/run must say so.
 err=$("$run" --kernel "$kernel" --timeout 120 -- 'echo c > /proc/sysrq-trigger; sleep 600' 2>&1 >/dev/null)
 check "a panicking guest fails fast" 125 $?
 n=$((n + 1))
@@ -52,7 +52,7 @@ check "QEMU killed under a running guest fails fast" 125 $?
 # paths have a space and a comma: every path stays one argument to QEMU
 # (no eval), and a comma in a -drive/-blockdev value is doubled.
 sp=$(mktemp -d "${TMPDIR:-/tmp}/vm run,XXXX")
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$sp/build dir,2/vm" "$sp/kernel dir,3" "$sp/extra dir,4"
 ln -s "${BUILD:-$top/build}/hdd" "$sp/build dir,2/hdd"
 ln -s "$top" "$sp/top dir,1"
@@ -62,7 +62,7 @@ echo "from a path with a space, and a comma" >"$sp/extra dir,4/hello"
 hdd=""
 [ -f "${BUILD:-$top/build}/hdd/nbdkit-hdd-filter.so" ] && command -v nbdkit >/dev/null &&
 	hdd="--hdd 1G,time-scale=0"
-out=$(BUILD="$sp/build dir,2" "$sp/top dir,1/vm/run" --kernel "$sp/kernel dir,3/bzImage" --disk 64M $hdd \
+out=$(BUILD="$sp/build dir,2" "$sp/top dir,1/vm/runner/run" --kernel "$sp/kernel dir,3/bzImage" --disk 64M $hdd \
 	--initrd-extra "$sp/extra dir,4" -- 'cat /hello; ls /sys/block | grep -c "^vd"; exit 7' 2>"$sp/err")
 check "a run from paths with a space and a comma ($hdd)" 7 $?
 n=$((n + 1))
@@ -71,7 +71,7 @@ want=2
 case $out in *"from a path with a space, and a comma"*"$want")
 	echo "ok $n - its extra file and its $want disk(s) reach the guest";;
 	*) echo "not ok $n - its extra file and its $want disk(s) reach the guest (got '$out'; $(tail -3 "$sp/err"))";; esac
-dry=$(BUILD="$sp/build dir,2" "$sp/top dir,1/vm/run" --dry-run --kernel "$sp/kernel dir,3/bzImage" --disk 64M -- true 2>&1)
+dry=$(BUILD="$sp/build dir,2" "$sp/top dir,1/vm/runner/run" --dry-run --kernel "$sp/kernel dir,3/bzImage" --disk 64M -- true 2>&1)
 n=$((n + 1))
 case $dry in *"-kernel $(printf '%q' "$sp/kernel dir,3/bzImage") "*)
 	echo "ok $n - --dry-run quotes each argument for the shell";;

@@ -1,17 +1,17 @@
 #!/bin/sh
-# The modelled spinning disk as a guest sees it, through vm/run --hdd:
+# The modelled spinning disk as a guest sees it, through vm/runner/run --hdd:
 # rotational, and O_DIRECT sequential reads at the start vs the end of the
 # disk differ by the profile's zone ratio.  Also: a dead nbdkit and a bad
 # profile stop the run with a message.  TAP-style output.
-# Usage: vm/test-hdd-guest.sh BZIMAGE [PROFILE]
+# Usage: vm/hdd-model/test-hdd-guest.sh BZIMAGE [PROFILE]
 kernel=${1:?usage: test-hdd-guest.sh BZIMAGE [PROFILE]}
 profile=${2:-desktop7200}
 here=$(cd "$(dirname "$0")" && pwd)
-run=$here/run
+run=$here/../runner/run
 n=0
 result() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 pval() { awk -v p="[$profile]" -v k="$1" '$0 == p { on = 1; next } /^\[/ { on = 0 }
-	on && $1 == k { print $3; exit }' "$here/hdd/profiles.conf"; }
+	on && $1 == k { print $3; exit }' "$here/profiles.conf"; }
 
 # 128 MiB read with O_DIRECT at the first and the last 128 MiB of a 64 GiB
 # disk.  The ratio is asserted from the disk model's trace of the guest's
@@ -69,7 +69,7 @@ result $st "O_DIRECT sequential read outer/inner within 5% of the zone ratio, no
 tag=hddtest$$
 "$run" --kernel "$kernel" --timeout 300 --append "$tag" --hdd "1G,profile=$profile" \
 	-- 'while :; do dd if=/dev/vda of=/dev/null bs=1M count=8 iflag=direct 2>/dev/null; done' \
-	>/dev/null 2>"$here/../build/hdd-guest-kill.err" &
+	>/dev/null 2>"$here/../../build/hdd-guest-kill.err" &
 rp=$!
 i=0
 until [ $i -ge 60 ] || pgrep -f "^qemu-system-x86_64 .*$tag" >/dev/null; do sleep 1; i=$((i + 1)); done
@@ -77,7 +77,7 @@ sleep 3
 pkill -KILL -f "^nbdkit .*hdd[0-9]*\.sock" -n
 wait $rp
 st=$?
-[ $st = 126 ] && grep -q "nbdkit serving the disk model" "$here/../build/hdd-guest-kill.err"
+[ $st = 126 ] && grep -q "nbdkit serving the disk model" "$here/../../build/hdd-guest-kill.err"
 result $? "a dead nbdkit stops the run with a message (exit $st)"
 
 err=$("$run" --kernel "$kernel" --hdd "1G,profile=nosuchdrive" -- true 2>&1)
