@@ -13,7 +13,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/aged-check
-. "$top/bench/tap.sh"
+. "$top/vm/lib/tap.sh"
 tap_init aged-check
 sets=H:hot:2:2M,H2:hot:2:2M,C:cold:2:2M,N:none:2:2M,N2:none:2:2M,HS:hot:1:8M,CS:cold:1:8M,NS:none:1:8M
 run() { # cache-dir seed out results
@@ -72,4 +72,4 @@ h=$(awk -F, '$1 == "aged-80-reserve" && $2 == "H" { print $6 }' "$out-r/summary/
 t "with the reserve on, >= 90% of the hot set in the first third at 80% (got ${h:-nothing})" \
 	awk -v h="$h" 'BEGIN { exit !(h != "" && h >= 0.9) }'
 [ $failed = 0 ] || { echo "aged-check: details in the log below" >&2; tail -n 40 "$tmp/log" >&2; }
-exit $failed
+tap_done

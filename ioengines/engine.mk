@@ -89,7 +89,7 @@ engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)
 	cp $(ENGINE_SO) $(ENGINE_GUEST_ROOT)/usr/lib/fio/hotcold.so
 	cp $(PRELOAD_SO) $(ENGINE_GUEST_ROOT)/usr/lib/hotcold-preload.so
 	cp $(ENGINE_DIR)/guest-engine-check.sh $(ENGINE_DIR)/guest-*.fio \
-		$(ENGINE_GUEST_ROOT)/tests/hotcold/
+		$(TOP)/vm/lib/tap.sh $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	cp $(TOP)/bench/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	for f in $(FIO_BIN) $(ENGINE_SO) $(PRELOAD_SO); do \
 		ldd $$f | awk '/=> \//{print $$3} /^\t\//{print $$1}'; \

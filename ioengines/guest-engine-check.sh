@@ -20,18 +20,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 FIO=${FIO:-/usr/bin/fio}
 SO=${HOTCOLD_ENGINE:-/usr/lib/fio/hotcold.so}
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() {
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
-}
+# the project's TAP helper (vm/lib/tap.sh), staged next to this script
+. "$HERE/tap.sh"
+tap_name="guest-engine-check (KERNEL_FLAVOUR=$FLAVOUR)"
 finish() {
-	echo "# $n tests, $failed failed (KERNEL_FLAVOUR=$FLAVOUR)"
-	[ $failed -eq 0 ]
+	tap_done
 	exit $?
 }
 

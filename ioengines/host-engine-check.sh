@@ -18,26 +18,8 @@ set -u
 : "${BENCH:?set BENCH to the bench/ directory}"
 : "${WORKDIR:?set WORKDIR to a scratch directory}"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
-skip() {	# a skip is counted as a skip (make check), never as a pass
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP"
-}
-check() {	# check "name" command...
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
-}
+. "$(dirname "$0")/../vm/lib/tap.sh"
+
 runfio() {	# runfio OUTFILE args...: fio with a bound on its time
 	out=$1
 	shift
@@ -119,7 +101,7 @@ if [ "$fstype" = ef53 ]; then
 	} END { print bad + nolba + 0 }' "$W/s.csv")
 	check "ext4 host: every I/O has an LBA and seek = |lba - prev end| ($bad bad)" [ "$bad" = 0 ]
 else
-	skip "seek arithmetic needs FIEMAP on ext4; host fs magic 0x$fstype"
+	skip "seek arithmetic" "needs FIEMAP on ext4; host fs magic 0x$fstype"
 fi
 check "seek summary printed with mean, median, p50 p90 p99" \
 	grep -Eq 'hotcold: hostjob:   seek sectors: mean [0-9.]+ median [0-9.]+ p50 [0-9]+ p90 [0-9]+ p99 [0-9]+' "$W/hot.txt"
@@ -172,7 +154,7 @@ if [ $kernel_knows = no ]; then
 	check "hint_check=1 removes the file it could not create with the hint" \
 		[ ! -e "$W/fs/hc.0.0" ]
 else
-	skip "hint_check failure path needs a kernel without O_HOT/O_COLD"
+	skip "hint_check failure path" "needs a kernel without O_HOT/O_COLD"
 fi
 
 # 20-23: bad input
@@ -215,7 +197,7 @@ if [ -n "$shm" ]; then
 	check "non-ext4: placement row has no group numbers, note instead" \
 		sh -c "awk -F, '\$1==\"file\" && \$14==\"\" && \$27 ~ /not ext4/' '$W/p.csv' | grep -q ."
 else
-	skip "non-ext4 tests: no non-ext4 /dev/shm on this host"
+	skip "non-ext4 tests" "no non-ext4 /dev/shm on this host"
 fi
 
 # 28-31: fs_dev= override: the superblock comes from the named device/image
@@ -265,7 +247,7 @@ if [ "$fstype" = ef53 ] && command -v mke2fs >/dev/null; then
 		sh -c "[ $rc -eq 0 ] && grep -q 'is not the mounted fs' '$W/img1k.txt' && grep -q 'kjob: hotness=none: 1 files (1 created by the engine), 0 placed' '$W/img1k.txt'"
 	rm -f "$W/ext4.img" "$W/ext4-small.img" "$W/ext4-1k.img" "$W/garbage.img"
 else
-	skip "fs_dev tests need an ext4 host fs and mke2fs"
+	skip "fs_dev tests" "need an ext4 host fs and mke2fs"
 fi
 
 # 32: the example job files parse (engine loaded through ${HOTCOLD_ENGINE})
@@ -281,5 +263,4 @@ crash=$(grep -l -E 'Segmentation fault|signal 11|core dumped|Aborted' "$W"/*.txt
 check "no run crashed${crash:+ ($crash)}" [ -z "$crash" ]
 
 rm -rf "$W/fs"
-echo "# $n tests, $failed failed"
-[ $failed -eq 0 ]
+tap_done

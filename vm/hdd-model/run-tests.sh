@@ -7,25 +7,22 @@
 srcdir=$(cd "$(dirname "$0")" && pwd)
 HDD_BUILD=${HDD_BUILD:-$srcdir/../../build/hdd}
 export HDD_BUILD
-n=0 failed=0 skipped=0
+. "$srcdir/../lib/tap.sh"
+tap_name=hdd
 for t in "$srcdir"/test-hdd-*.sh; do
     [ "${t##*/}" = test-hdd-guest.sh ] && continue
-    n=$((n + 1))
     name=$(basename "$t" .sh)
     log=$HDD_BUILD/$name.log
     timeout 120 "$t" >"$log" 2>&1
     rc=$?
     case $rc in
-    0)  echo "ok $n - $name" ;;
-    77) echo "ok $n - $name # SKIP a tool is missing (see $log)"
-        skipped=$((skipped + 1)) ;;
-    124) echo "not ok $n - $name (timed out after 120 s)"
-        failed=$((failed + 1)) ;;
-    *)  echo "not ok $n - $name (exit $rc)"
-        failed=$((failed + 1)) ;;
+    0)  ok "$name" ;;
+    77) skip "$name" "a tool is missing (see $log)" ;;
+    124) not_ok "$name (timed out after 120 s)" ;;
+    *)  not_ok "$name (exit $rc)" ;;
     esac
     # show what the test measured; its failure message if any
     sed 's/^/#   /' "$log" | grep -v '^#   # PASS' | tail -n 20
 done
-echo "# hdd: $((n - failed - skipped))/$n passed, $skipped skipped (logs in $HDD_BUILD/)"
-[ $failed -eq 0 ]
+echo "# logs in $HDD_BUILD/"
+tap_done

@@ -8,8 +8,8 @@ kernel=${1:?usage: test-hdd-guest.sh BZIMAGE [PROFILE]}
 profile=${2:-desktop7200}
 here=$(cd "$(dirname "$0")" && pwd)
 run=$here/../runner/run
-n=0
-result() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. "$here/../lib/tap.sh"
+tap_name=hdd-guest-check
 pval() { awk -v p="[$profile]" -v k="$1" '$0 == p { on = 1; next } /^\[/ { on = 0 }
 	on && $1 == k { print $3; exit }' "$here/profiles.conf"; }
 
@@ -28,10 +28,10 @@ out=$("$run" --kernel "$kernel" --hdd "64G,profile=$profile,time-scale=1,trace=$
 	mark 4194304; echo outer_us $(t 0)
 	mark 8388608; echo inner_us $(t 65408)' 2>&1)
 st=$?
-result $st "guest on the modelled disk ran (exit $st)"
+check "guest on the modelled disk ran (exit $st)" [ $st = 0 ]
 echo "$out" | sed 's/^/#   /'
 [ "$(echo "$out" | sed -n 2p)" = 1 ]
-result $? "the guest sees the modelled disk as rotational"
+check "the guest sees the modelled disk as rotational" [ $? = 0 ]
 outer=$(echo "$out" | awk '$1 == "outer_us" { print $2 }')
 inner=$(echo "$out" | awk '$1 == "inner_us" { print $2 }')
 want=$(awk -v o="$(pval spt-outer)" -v i="$(pval spt-inner)" 'BEGIN { printf "%.3f", o / i }')
@@ -63,7 +63,7 @@ awk -F, -v o="${outer:-0}" -v i="${inner:-0}" -v w="$want" -v last=$((64 * 20971
 	}' "$trace.sorted"
 st=$?
 rm -f "$trace.sorted"
-result $st "O_DIRECT sequential read outer/inner within 5% of the zone ratio, not faster than the model"
+check "O_DIRECT sequential read outer/inner within 5% of the zone ratio, not faster than the model" [ $st = 0 ]
 
 # nbdkit killed under a running guest: the run stops at once (126).
 tag=hddtest$$
@@ -78,9 +78,10 @@ pkill -KILL -f "^nbdkit .*hdd[0-9]*\.sock" -n
 wait $rp
 st=$?
 [ $st = 126 ] && grep -q "nbdkit serving the disk model" "$here/../../build/hdd-guest-kill.err"
-result $? "a dead nbdkit stops the run with a message (exit $st)"
+check "a dead nbdkit stops the run with a message (exit $st)" [ $? = 0 ]
 
 err=$("$run" --kernel "$kernel" --hdd "1G,profile=nosuchdrive" -- true 2>&1)
 st=$?
 [ $st -ne 0 ] && echo "$err" | grep -q nosuchdrive
-result $? "an unknown drive profile is refused and named (exit $st)"
+check "an unknown drive profile is refused and named (exit $st)" [ $? = 0 ]
+tap_done

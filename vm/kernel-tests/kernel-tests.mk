@@ -35,7 +35,7 @@ GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h \
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
 		 hc_sbdump hc_region
 GUEST_SCRIPTS := guest-check.sh
-GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS)) \
+GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS) tap.sh) \
 		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age $(GUEST_BIN)/hc-move
 
 .PHONY: guest-tests guest-helpers-check guest-tests-clean guest-check-patched guest-check-stock
@@ -50,6 +50,10 @@ $(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_HDRS) | $(GUEST_BIN)
 
 $(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
+
+# the project's TAP helper, sourced by guest-check.sh
+$(GUEST_BIN)/tap.sh: $(TOP)/vm/lib/tap.sh | $(GUEST_BIN)
+	install -m 0644 $< $@
 
 # the benchmark's aging tool ages the small filesystems of the region tests
 $(GUEST_BIN)/hc-age: $(BUILD)/bench-tools/hc-age | $(GUEST_BIN)
