@@ -68,7 +68,7 @@ $(PRELOAD_SO): $(ENGINE_DIR)/hotcold-preload.c $(ENGINE_DIR)/hotcold-flags.h
 preload-check: $(PRELOAD_SO) | $(BUILD)/.stamp-deps
 	timeout 300 $(ENGINE_DIR)/test-preload.sh $(PRELOAD_SO)
 
-$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h
+$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h $(TOP)/vm/lib/tap.h
 	mkdir -p $(ENGINE_OUT)
 	$(CC) -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $< -lm
 

@@ -23,7 +23,7 @@ $(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL)
 		$$(pkg-config --cflags nbdkit 2>/dev/null) \
 		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c -lm -lpthread
 
-$(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL)
+$(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL) $(TOP)/vm/lib/tap.h
 	@mkdir -p $(HDD_OUT)
 	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-model-test.c \
 		$(HDD_SRC)/hdd-model.c -lm

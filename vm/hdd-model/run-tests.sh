@@ -22,7 +22,7 @@ for t in "$srcdir"/test-hdd-*.sh; do
     *)  not_ok "$name (exit $rc)" ;;
     esac
     # show what the test measured; its failure message if any
-    sed 's/^/#   /' "$log" | grep -v '^#   # PASS' | tail -n 20
+    sed 's/^/#   /' "$log" | grep -Ev '^#   ok [0-9]+ - ' | tail -n 20
 done
 echo "# logs in $HDD_BUILD/"
 tap_done

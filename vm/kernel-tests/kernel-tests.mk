@@ -27,8 +27,9 @@ GUEST_HOSTBIN := $(GUEST_OUT)/host
 GUEST_CC      ?= gcc
 GUEST_CFLAGS  ?= -static -O2 -Wall -Wextra
 GUEST_OA2_SRC  = $(KSRC_PATCHED)/tools/testing/selftests/openat2
-# the tests' helpers and the engine's headers they include
-GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h \
+# the tests' helpers (and the project's TAP header) and the engine's headers
+# they include
+GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(TOP)/vm/lib/tap.h \
 		 $(addprefix $(TOP)/ioengines/,hotcold-flags.h hotcold-map.h \
 		   hotcold-fiemap.h)
 
