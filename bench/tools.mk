@@ -2,7 +2,8 @@
 #
 #   make bench-tools        $(BUILD)/bench-tools/hc-age and hc-move (static,
 #                           they run in the guest) and hc-tracejoin (host)
-#   make bench-tools-check  host tests of both (TAP); no VM, no mounting
+#   make bench-tools-check  host tests of hc-age and hc-tracejoin, and of
+#                           bench/csv.awk (TAP); no VM, no mounting
 #
 # hc-age ages an ext4 filesystem to a target fullness (bench/age.c);
 # hc-tracejoin joins the disk model's trace with the engine's seek log,
@@ -44,7 +45,8 @@ $(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
 bench-tools-check: bench-tools
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-age.sh
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-tracejoin.sh
+	@$(TOP)/bench/test-csv.sh
 
 CHECK_TARGETS += bench-tools-check
 HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region) and hc-tracejoin (trace x seek log) in build/bench-tools/"
-HELP_LINES += "bench-tools-check  host tests of hc-age and hc-tracejoin (TAP)"
+HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/csv.awk (TAP)"

@@ -212,6 +212,22 @@ if [ "$fstype" = ef53 ] && command -v mke2fs >/dev/null; then
 		sh -c "[ $rc -eq 0 ] && grep -q 'garbage.img: no ext4 superblock magic' '$W/garbage.txt' &&
 		       awk -F, '\$1==\"file\" && \$14==\"\"' '$W/p.csv' | grep -q ."
 
+	# the note is one quoted CSV field (RFC 4180): a comma and a quote in
+	# it (here from the fs_dev= path) stay in it, for bench/csv.awk too
+	q="$W/gar,bage \"q\".img"
+	cp "$W/garbage.img" "$q"
+	rm -f "$W/p.csv"
+	runfio "$W/garbage-q.txt" --name=qjob $E --rw=read --size=1m --io_size=64k \
+		--directory="$W/fs" --fs_dev="$q" --placement_log="$W/p.csv"
+	rc=$?
+	note=$(awk -F, -v need="kind note" "$(cat "$BENCH/csv.awk")"'
+		$C["kind"] == "file" { print $C["note"] } END { if (csv_bad) exit 2 }' "$W/p.csv")
+	check "placement log: a note with a comma and a quote is written quoted, the quote doubled" \
+		grep -qF ",\"$W/gar,bage \"\"q\"\".img: no ext4 superblock magic (0xEF53) at offset 1024\"" "$W/p.csv"
+	check "placement log: csv.awk reads that note back whole ($rc)" \
+		[ "$rc:$note" = "0:$q: no ext4 superblock magic (0xEF53) at offset 1024" ]
+	rm -f "$q"
+
 	# ext4 images made here (never mounted).  One as large as the host's
 	# device: its geometry stands in for the host fs's superblock, which
 	# a sandbox may not let us read; group numbers refer to the image.
