@@ -17,7 +17,7 @@ KOUT_PATCHED := $(BUILD)/kbuild-patched
 KCONFIG_FRAGMENT := $(TOP)/kernel-patches/vm.config
 SERIES := $(sort $(filter-out %/0000-cover-letter.patch,$(wildcard $(TOP)/kernel-patches/0*.patch)))
 KMAKE = nice $(MAKE) -s -j$(JOBS) CC="ccache gcc" HOSTCC="ccache gcc"
-VMRUN := $(TOP)/vm/run
+VMRUN := $(TOP)/vm/runner/run
 BZIMAGE_PATCHED := $(KOUT_PATCHED)/arch/x86/boot/bzImage
 BZIMAGE_STOCK := $(KOUT_STOCK)/arch/x86/boot/bzImage
 
@@ -53,9 +53,9 @@ help:
 	@echo "Variables: JOBS=$(JOBS) VM_ACCEL=auto|kvm|tcg V=1"
 
 deps: $(BUILD)/.stamp-deps
-$(BUILD)/.stamp-deps: vm/install-deps.sh
+$(BUILD)/.stamp-deps: vm/lib/install-deps.sh
 	@mkdir -p $(BUILD)
-	vm/install-deps.sh
+	vm/lib/install-deps.sh
 	@touch $@
 
 # ---------------------------------------------------------------- kernel
@@ -142,9 +142,9 @@ bench: $(BUILD)/.stamp-deps
 	@$(MAKE) --no-print-directory bench-run
 
 -include kernel-patches/patches.mk
--include vm/vm.mk
--include vm/tests/tests.mk
--include vm/hdd/hdd.mk
+-include vm/runner/runner.mk
+-include vm/kernel-tests/kernel-tests.mk
+-include vm/hdd-model/hdd.mk
 -include ioengines/engine.mk
 -include bench/tools.mk
 -include bench/bench.mk
@@ -154,7 +154,7 @@ bench: $(BUILD)/.stamp-deps
 CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check
 
 # ---------------------------------------------------------------- check
-# Each check target prints TAP-style lines; vm/tap-count.sh adds them up
+# Each check target prints TAP-style lines; vm/lib/tap-count.sh adds them up
 # (a line "ok ... # SKIP reason" is a skip: counted, neither pass nor failure).
 check: $(BUILD)/.stamp-deps
 	@mkdir -p $(BUILD)/check
@@ -165,7 +165,7 @@ check: $(BUILD)/.stamp-deps
 		s=$${PIPESTATUS[0]}; \
 		[ $$s -eq 0 ] || { echo "not ok - make $$t exited with status $$s" | tee -a $(BUILD)/check/$$t.tap; rc=1; }; \
 	done; \
-	vm/tap-count.sh $(BUILD)/check/*.tap || rc=1; exit $$rc
+	vm/lib/tap-count.sh $(BUILD)/check/*.tap || rc=1; exit $$rc
 
 clean:
 	rm -rf $(BUILD)/check $(BUILD)/vm/runs

@@ -15,7 +15,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/aged-check
-. "$top/bench/tap.sh"
+. "$top/vm/lib/tap.sh"
 tap_init aged-check
 sets=H:hot:2:2M,H2:hot:2:2M,C:cold:2:2M,N:none:2:2M,N2:none:2:2M,HS:hot:1:8M,CS:cold:1:8M,NS:none:1:8M
 run() { # cache-dir seed out results
@@ -99,4 +99,4 @@ t "promote: the move put N in the first third, same inodes and contents" awk -F,
 t "RESULTS.md has the promotion section with N-before and N-after" sh -c "grep -q '^## Promotion' '$tmp/R5.md' &&
 	grep -q '^| promote-80 | N-before |' '$tmp/R5.md' && grep -q '^| promote-80 | N-after |' '$tmp/R5.md'"
 [ $failed = 0 ] || { echo "aged-check: details in the log below" >&2; tail -n 40 "$tmp/log" >&2; }
-exit $failed
+tap_done

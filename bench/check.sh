@@ -8,14 +8,14 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/bench-check
-. "$top/bench/tap.sh"
+. "$top/vm/lib/tap.sh"
 tap_init bench-check
 lines() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 is_svg() { grep -q '<svg' "$1" 2>/dev/null; }
 repo_sum() { cksum "$top/RESULTS.md" 2>/dev/null || echo none; }
 
-command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/install-deps.sh plot)"; exit 1; }
+command -v jq >/dev/null || { not_ok "jq missing (vm/lib/install-deps.sh plot)"; exit 1; }
 before=$(repo_sum)
 rm -rf "$out"
 export VM_TIMEOUT=600
@@ -73,4 +73,4 @@ rc=$?
 t "unknown PROFILE: exit 2, names the value" sh -c "[ $rc = 2 ] && grep -q nosuchdrive '$tmp/bad2.err'"
 t "unknown PROFILE: no RESULTS.md written" [ ! -e "$tmp/NO.md" ]
 [ $failed = 0 ] || { echo "bench-check: details in the log below" >&2; tail -n 30 "$tmp/log" >&2; }
-exit $failed
+tap_done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs in the guest (vm/run): the aged-filesystem scenario, in two steps.
+# Runs in the guest (vm/runner/run): the aged-filesystem scenario, in two steps.
 #
 #   sh guest-aged.sh age TARGET SEED SETS CHURN DIRS [MOUNTOPTS]
 #     on a plain virtio disk (/dev/vda, no disk model: fast): mke2fs with a
@@ -16,7 +16,7 @@
 #
 # Every result file is printed between marker lines
 #   @@BENCH-FILE-BEGIN name@@ ... @@BENCH-FILE-END name@@
-# on stdout, which vm/run hands back to bench/run.sh.
+# on stdout, which vm/runner/run hands back to bench/run.sh.
 set -u
 out=/tmp/out
 mkdir -p $out

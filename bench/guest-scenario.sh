@@ -1,10 +1,10 @@
 #!/bin/sh
-# Runs in the guest (vm/run): one benchmark scenario on the modelled disk.
+# Runs in the guest (vm/runner/run): one benchmark scenario on the modelled disk.
 # Makes a fresh ext4 on /dev/vda, runs JOBFILE with fio and the hotcold engine
 # (or, for JOBFILE=zones, reads 64 MiB O_DIRECT at the start and at the end
 # of the raw disk), then prints every result file between marker lines
 #   @@BENCH-FILE-BEGIN name@@ ... @@BENCH-FILE-END name@@
-# on stdout, which vm/run hands back to bench/run.sh.
+# on stdout, which vm/runner/run hands back to bench/run.sh.
 # (A full or old filesystem is bench/guest-aged.sh's: hc-age ages it.)
 # Usage: sh /tests/bench/guest-scenario.sh JOBFILE|zones
 job=${1:?usage: guest-scenario.sh JOBFILE|zones}

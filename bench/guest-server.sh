@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs in the guest (vm/run): a fio server for bench/scaleout.sh.
+# Runs in the guest (vm/runner/run): a fio server for bench/scaleout.sh.
 # Brings up the user-mode network (QEMU's slirp: guest 10.0.2.15), makes a
 # fresh ext4 on /dev/vda, names the guest NAME (fio's JSON reports each
 # server's hostname), starts `fio --server` on port 8765 and says so on
@@ -26,7 +26,7 @@ emit() { # name file
 hostname "$name"
 ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 &&
 	ip route add default via 10.0.2.2 ||
-	{ echo "guest-server: no network (eth0): is vm/run given --hostfwd?"; exit 1; }
+	{ echo "guest-server: no network (eth0): is vm/runner/run given --hostfwd?"; exit 1; }
 mke2fs -q -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 /dev/vda || exit 1
 mount -o noinit_itable /dev/vda /mnt || exit 1
 mkdir -p /mnt/bench "$@" || exit 1

@@ -12,13 +12,13 @@ for k in patched stock; do
 	eval "img=\$$k"
 	start=$(date +%s)
 	echo "  BENCH   create+unlink on the $k kernel ($(date +%T))" >&2
-	"$top/vm/run" --kernel "$img" --disk 64G --initrd-extra "$root" \
+	"$top/vm/runner/run" --kernel "$img" --disk 64G --initrd-extra "$root" \
 		-- "KERNEL_FLAVOUR=$k /tests/guest-bench.sh" >"$out/create-unlink-$k.raw" \
 		2>"$out/create-unlink-$k.err" ||
 		{ echo "kernel-bench: the guest run on the $k kernel failed" >&2; exit 1; }
 	grep -E '^(hot|cold|none),' "$out/create-unlink-$k.raw" >"$out/create-unlink-$k.csv" || true
 	[ "$(wc -l <"$out/create-unlink-$k.csv")" -ge 3 ] ||
 		{ echo "kernel-bench: no results from the $k kernel (see $out/create-unlink-$k.raw)" >&2; exit 1; }
-	accel=$(sed -n 's/^vm\/run: accel=\([a-z]*\).*/\1/p' "$out/create-unlink-$k.err")
+	accel=$(sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/\1/p' "$out/create-unlink-$k.err")
 	echo "$k accel=$accel seconds=$(( $(date +%s) - start ))" >>"$out/create-unlink-env.txt"
 done

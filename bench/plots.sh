@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: bench/plots.sh OUT}
 sum=$out/summary fig=$out/figures
 mkdir -p "$fig"
-command -v gnuplot >/dev/null || { echo "plots: gnuplot missing (vm/install-deps.sh plot)" >&2; exit 2; }
+command -v gnuplot >/dev/null || { echo "plots: gnuplot missing (vm/lib/install-deps.sh plot)" >&2; exit 2; }
 profile=$(sed -n 's/^profile=//p' "$out/run-env.txt")
 disk_gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt")
 . "$top/bench/scen.sh" && scen_init "$out" || exit 2

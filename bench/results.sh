@@ -98,7 +98,7 @@ missing=$(
 			echo "- guest kernel ($f): $k, knows O_HOT/O_COLD: $([ "$kn" = 1 ] && echo yes || echo no), accel: $a"
 			[ "$f" = patched ] && [ "$kn" != 1 ] && echo "- **WARNING: the kernel run as \"patched\" does not know O_HOT/O_COLD; hints were not honoured**" || true
 		done
-		echo "- drive profile: $(env_of profile) (vm/hdd/profiles.conf), $(env_of disk) modelled disk, time-scale $(env_of time_scale)"
+		echo "- drive profile: $(env_of profile) (vm/hdd-model/profiles.conf), $(env_of disk) modelled disk, time-scale $(env_of time_scale)"
 		echo "- runs per scenario: $(env_of runs)$([ "$(env_of quick)" = 1 ] && echo ' (QUICK=1: small sizes, fewer scenarios)'); run started $(env_of date)"
 		echo "- scenarios: $(env_of scenarios)"
 		[ -n "$(env_of commit)" ] && echo "- code: commit $(env_of commit) of this repository (bench/run.sh records it when the run starts)"
@@ -275,7 +275,7 @@ missing=$(
 		echo
 		echo "One guest run per kernel on a 64 GiB ext4 (defaults, flex_bg=16) on a"
 		echo "plain virtio disk; files created and unlinked in one directory"
-		echo "(\`vm/tests/create_bench.c\`). Rates are creates+unlinks per second."
+		echo "(\`bench/create_bench.c\`). Rates are creates+unlinks per second."
 		echo
 		echo "| flag | patched (/s) | stock (/s) | patched / stock | vs no flag (patched) |"
 		echo "|---|---|---|---|---|"

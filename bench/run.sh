@@ -1,6 +1,6 @@
 #!/bin/bash
 # The benchmark pipeline (make bench-run): boot a guest per scenario and
-# run, on the modelled spinning disk (vm/run --hdd), a job file of bench/
+# run, on the modelled spinning disk (vm/runner/run --hdd), a job file of bench/
 # with fio and the hotcold engine; bring back fio's JSON, the engine's
 # placement/seek logs and the disk model's trace into OUT/<scenario>/runN/;
 # summarise (bench/summarise.sh), plot (plots/*.gp) and write RESULTS.md
@@ -9,7 +9,7 @@
 # Usage: bench/run.sh [OUT]   (default build/bench)
 # Variables (environment or make):
 #   QUICK=1        small sizes, fewer scenarios (aim: a few minutes)
-#   PROFILE=NAME   drive profile of vm/hdd/profiles.conf (default desktop7200)
+#   PROFILE=NAME   drive profile of vm/hdd-model/profiles.conf (default desktop7200)
 #   RUNS=N         repetitions per scenario (default 3; QUICK: 1)
 #   SCENARIO=NAMES run only these scenarios (space-separated; a name or a
 #                  prefix: aged, aged-80, ...)
@@ -71,8 +71,8 @@ case $AGED_MEM in ''|*[!0-9]*) die "AGED_MEM='$AGED_MEM': give MiB, a whole numb
 [ "$AGED_MEM" -ge 256 ] || die "AGED_MEM='$AGED_MEM': give MiB, a whole number >= 256"
 awk -v t="$TIME_SCALE" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t <= 1000) }' ||
 	die "TIME_SCALE='$TIME_SCALE': give a number from 0 to 1000"
-grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
-	die "PROFILE='$PROFILE' is not in vm/hdd/profiles.conf (have: $(sed -n 's/^\[\(.*\)\]$/\1/p' "$top/vm/hdd/profiles.conf" | tr '\n' ' '))"
+grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||
+	die "PROFILE='$PROFILE' is not in vm/hdd-model/profiles.conf (have: $(sed -n 's/^\[\(.*\)\]$/\1/p' "$top/vm/hdd-model/profiles.conf" | tr '\n' ' '))"
 [ -r "$BZIMAGE_PATCHED" ] || die "patched kernel '$BZIMAGE_PATCHED' missing: make kernel-patched"
 [ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
 [ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
@@ -118,7 +118,7 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-p
 { echo "# name kernel job fill quick measures (bench/scenarios)"; echo "$selected"; } >"$out/scenarios"
 
 # The model's curves for this profile and disk size (zone rates, seek curve).
-"$HDD_CURVES" "$top/vm/hdd/profiles.conf" "$PROFILE" "$DISK_SIZE" "$out/summary/hdd" \
+"$HDD_CURVES" "$top/vm/hdd-model/profiles.conf" "$PROFILE" "$DISK_SIZE" "$out/summary/hdd" \
 	>"$out/summary/hdd-curves.txt" 2>&1 || die "hdd-curves failed for profile '$PROFILE' (see $out/summary/hdd-curves.txt)"
 
 # split_guest_output RAW DIR: the files between the marker lines
@@ -161,15 +161,15 @@ aged_image() {
 	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
 	t0=$(date +%s)
 	stage "aged image $fill%: ageing a fresh ext4 (seed $AGED_SEED, churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
-	VM_MEM=$AGED_MEM nice "$top/vm/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
+	VM_MEM=$AGED_MEM nice "$top/vm/runner/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
 		-- "sh /tests/bench/guest-aged.sh age $pct $AGED_SEED $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" \
 		>"$dir/guest.out" 2>"$dir/vmrun.err"
 	rc=$?
 	split_guest_output "$dir/guest.out" "$dir"
 	if [ $rc != 0 ] || ! grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
-		echo "bench/run.sh: ageing to $fill% failed (vm/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'));" \
-			"guest output: $dir/guest.out, vm/run: $dir/vmrun.err" >&2
+		echo "bench/run.sh: ageing to $fill% failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'));" \
+			"guest output: $dir/guest.out, vm/runner/run: $dir/vmrun.err" >&2
 		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
 		return 1
 	fi
@@ -211,17 +211,17 @@ run_one() { # name kernel job fill run
 		cmd="BENCH_QUICK=$QUICK sh /tests/bench/guest-scenario.sh /tests/bench/$job"
 	fi
 	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$fill" != 0 ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}")"
-	nice "$top/vm/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
+	nice "$top/vm/runner/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv$base" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
 		-- "$cmd" >"$dir/guest.out" 2>"$dir/vmrun.err"
 	rc=$?
 	split_guest_output "$dir/guest.out" "$dir"
 	echo "kernel_flavour=$kernel" >>"$dir/env.txt"
-	sed -n 's/^vm\/run: accel=\([a-z]*\).*/accel=\1/p' "$dir/vmrun.err" >>"$dir/env.txt"
+	sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/accel=\1/p' "$dir/vmrun.err" >>"$dir/env.txt"
 	if [ $rc != 0 ]; then
 		echo "bench/run.sh: scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc;" \
-			"guest output: $dir/guest.out, vm/run: $dir/vmrun.err" >&2
+			"guest output: $dir/guest.out, vm/runner/run: $dir/vmrun.err" >&2
 		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
 		echo "$name $r FAIL status=$rc" >>"$out/status"
 		failed=1

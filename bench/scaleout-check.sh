@@ -8,10 +8,10 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/scaleout-check
-. "$top/bench/tap.sh"
+. "$top/vm/lib/tap.sh"
 tap_init scaleout-check
 export QUICK=1 TIME_SCALE=0.1 VM_TIMEOUT=600 READY_TIMEOUT=300
-command -v jq >/dev/null || { echo "not ok 1 - jq missing (vm/install-deps.sh plot)"; exit 1; }
+command -v jq >/dev/null || { not_ok "jq missing (vm/lib/install-deps.sh plot)"; exit 1; }
 # no QEMU of an earlier run may be taken for one of ours
 # a QEMU still forwarding one of the ports of DIR/hosts.list
 running() {
@@ -94,4 +94,4 @@ rc=$?
 t "two job files (fio would run only the first): exit 2, says so" sh -c "[ $rc = 2 ] && grep -q 'one job file per run' '$tmp/bad4.err'"
 
 [ $failed = 0 ] || { echo "scaleout-check: details below" >&2; tail -n 40 "$tmp/log" "$tmp"/*.err >&2; }
-exit $failed
+tap_done

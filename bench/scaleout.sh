@@ -1,7 +1,7 @@
 #!/bin/bash
 # Scale-out on fio's own client/server: boot one guest per kernel flavour
 # (default: patched and stock, side by side), each on its own modelled disk
-# (vm/run --hdd) and running `fio --server` (bench/guest-server.sh) behind
+# (vm/runner/run --hdd) and running `fio --server` (bench/guest-server.sh) behind
 # a port forwarded on 127.0.0.1; then the host's fio drives all of them at
 # once with `--client=HOSTS` (a hosts file, one `127.0.0.1,PORT` per guest)
 # and the same job files.  fio's JSON (one entry per job and server, tagged
@@ -39,8 +39,8 @@ stage() { printf '  SCALE   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
 die() { echo "bench/scaleout.sh: $*" >&2; exit 2; }
 
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
-grep -q "^\[$PROFILE\]" "$top/vm/hdd/profiles.conf" ||
-	die "PROFILE='$PROFILE' is not in vm/hdd/profiles.conf"
+grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||
+	die "PROFILE='$PROFILE' is not in vm/hdd-model/profiles.conf"
 [ -x "$FIO" ] || die "the host's fio '$FIO' missing: make engine-fio"
 [ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
 # With a hosts file fio sends each server the first job file only.
@@ -96,7 +96,7 @@ for n in "${names[@]}"; do
 	dport[$n]=$(free_port)
 	mkdir -p "$out/$n"
 	stage "guest '$n': $n kernel, fio --server on 127.0.0.1:${fport[$n]}"
-	"$top/vm/run" --kernel "$img" --timeout "$VM_TIMEOUT" \
+	"$top/vm/runner/run" --kernel "$img" --timeout "$VM_TIMEOUT" \
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$out/$n/trace.csv" \
 		--hostfwd "${fport[$n]}:8765" --hostfwd "${dport[$n]}:8766" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
@@ -113,7 +113,7 @@ for n in "${names[@]}"; do
 		if ! kill -0 "${pid[$n]}" 2>/dev/null; then
 			wait "${pid[$n]}"; r=$?
 			echo "bench/scaleout.sh: guest '$n' ended (status $r) before its fio server was ready;" \
-				"output: $out/$n/guest.out, vm/run: $out/$n/vmrun.err" >&2
+				"output: $out/$n/guest.out, vm/runner/run: $out/$n/vmrun.err" >&2
 			tail -n 5 "$out/$n/guest.out" "$out/$n/vmrun.err" | sed 's/^/    /' >&2
 			unset "pid[$n]"; stop_all; exit 1
 		fi
@@ -164,10 +164,10 @@ for n in "${names[@]}"; do
 	unset "pid[$n]"
 	awk -v dir="$out/$n" -f "$top/bench/split-guest-output.awk" "$out/$n/guest.out"
 	{ echo "kernel_flavour=$n"; echo "fio_port=${fport[$n]}"
-	  sed -n 's/^vm\/run: accel=\([a-z]*\).*/accel=\1/p' "$out/$n/vmrun.err"; } >>"$out/$n/env.txt"
+	  sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/accel=\1/p' "$out/$n/vmrun.err"; } >>"$out/$n/env.txt"
 	if [ "${rc[$n]}" != 0 ]; then
 		echo "bench/scaleout.sh: guest '$n' failed with status ${rc[$n]};" \
-			"output: $out/$n/guest.out, vm/run: $out/$n/vmrun.err" >&2
+			"output: $out/$n/guest.out, vm/runner/run: $out/$n/vmrun.err" >&2
 		tail -n 5 "$out/$n/vmrun.err" | sed 's/^/    /' >&2
 		failed=1
 	fi

@@ -8,7 +8,7 @@ set -u
 out=${1:?usage: bench/summarise.sh OUT}
 sum=$out/summary
 mkdir -p "$sum"
-command -v jq >/dev/null || { echo "summarise: jq missing (vm/install-deps.sh plot)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "summarise: jq missing (vm/lib/install-deps.sh plot)" >&2; exit 2; }
 # the engine's logs, the model's trace and hc-tracejoin's files are read by
 # column name (bench/csv.awk): a missing column fails, naming the file
 CSV_AWK=$(cat "$(dirname "$0")/csv.awk") || exit 2

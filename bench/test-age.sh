@@ -8,15 +8,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 age=${BTOOLS:-$top/build/bench-tools}/hc-age
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-age.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; failed=1; }
-t() { # description command...
-	local d=$1; shift
-	if "$@" >>"$tmp/log" 2>&1; then ok "$d"; else nok "$d"; fi
-}
+. "$top/vm/lib/tap.sh"
+tap_init test-age
 # dry NAME ARGS...: a dry run writing $tmp/NAME/manifest.csv and state.txt
 dry() {
 	local name=$1; shift
@@ -34,11 +27,11 @@ bad() {
 	if [ $rc = 2 ] && grep -qF -- "$word" "$tmp/bad.err"; then
 		ok "$d: exit 2, names $word"
 	else
-		nok "$d: exit $rc (want 2), message: $(head -c 200 "$tmp/bad.err")"
+		not_ok "$d: exit $rc (want 2), message: $(head -c 200 "$tmp/bad.err")"
 	fi
 }
 
-[ -x "$age" ] || { echo "not ok 1 - $age missing (make bench-tools)"; exit 1; }
+[ -x "$age" ] || { not_ok "$age missing (make bench-tools)"; exit 1; }
 sets=H:hot:8:32M,C:cold:8:32M,N:none:4:1M
 
 t "--help prints the usage, exit 0" sh -c "'$age' --help | grep -q '^usage: hc-age'"
@@ -70,7 +63,7 @@ for r in rows[1:-1]:
 		h = ((h ^ c) * 0x100000001b3) & (2**64 - 1)
 sys.exit(rows[-1].decode().strip() != "digest,,,,,,%016x" % h)' "$tmp/a/manifest.csv"
 else
-	ok "digest is FNV-1a 64 of the op rows # SKIP no python3"
+	skip "digest is FNV-1a 64 of the op rows" "no python3"
 fi
 dry u --dry-run 8G:100000 --seed 7 --target 80 --churn 0.5 --sets $sets
 t "--dry-run SIZE:USED: start used counted, other sequence" \
@@ -177,4 +170,4 @@ bad "ROOT is a regular file (real run)" ROOT "$tmp/plainfile"
 t "bad input made no manifest" [ ! -e "$tmp/nonexistent" ]
 
 [ $failed = 0 ] || { echo "test-age: details in the log below" >&2; tail -n 30 "$tmp/log" >&2; }
-exit $failed
+tap_done

@@ -18,17 +18,7 @@ tj=$BTOOLS/hc-tracejoin
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracejoin-test.XXXXXX")
 trap '[ -n "${HC_TRACEJOIN_KEEP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"' EXIT
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() {	# check "name" command...: ok when the command succeeds
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
-}
-is() {		# is "name" GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1 (got '$2', want '$3')"; fi
-}
+. "$top/vm/lib/tap.sh"
 
 # run NAME args...: hc-tracejoin with stdout/stderr in $tmp/NAME.{out,err},
 # its exit status in $rc

@@ -2,14 +2,19 @@
 #
 #   make bench-tools        $(BUILD)/bench-tools/hc-age and hc-move (static,
 #                           they run in the guest) and hc-tracejoin (host)
-#   make bench-tools-check  host tests of both (TAP); no VM, no mounting
+#   make bench-tools-check  host tests of hc-age and hc-tracejoin, and of
+#                           bench/csv.awk (TAP); no VM, no mounting
 #
 # hc-age ages an ext4 filesystem to a target fullness (bench/age.c);
 # hc-tracejoin joins the disk model's trace with the engine's seek log,
 # request by request (bench/tracejoin.c).
 # hc-move moves a file's data into the hot or cold region online
 # (EXT4_IOC_MOVE_EXT; bench/move.c); its tests run in the guest
-# (vm/tests/guest-check.sh).
+# (vm/kernel-tests/guest-check.sh).
+#
+# The create()+unlink() benchmark (bench/create_bench.c, run in the guest
+# by bench/guest-bench.sh, driven by bench/kernel-bench.sh) is built into
+# the guest test root (kernel-tests.mk's GUEST_BIN), next to the tests.
 
 BTOOLS_OUT := $(BUILD)/bench-tools
 BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
@@ -29,10 +34,19 @@ $(BTOOLS_OUT)/hc-tracejoin: $(TOP)/bench/tracejoin.c $(TOP)/ioengines/hotcold-ma
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/ioengines -o $@ $< -lm
 
+guest-tests: $(GUEST_BIN)/create_bench $(GUEST_BIN)/guest-bench.sh
+
+$(GUEST_BIN)/create_bench: $(TOP)/bench/create_bench.c $(GUEST_HDRS) | $(GUEST_BIN)
+	nice $(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST_SRC) -o $@ $<
+
+$(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
+	install -m 0755 $< $@
+
 bench-tools-check: bench-tools
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-age.sh
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-tracejoin.sh
+	@$(TOP)/bench/test-csv.sh
 
 CHECK_TARGETS += bench-tools-check
 HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region) and hc-tracejoin (trace x seek log) in build/bench-tools/"
-HELP_LINES += "bench-tools-check  host tests of hc-age and hc-tracejoin (TAP)"
+HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/csv.awk (TAP)"

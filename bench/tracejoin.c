@@ -4,7 +4,7 @@
  *
  * The guest's clock under TCG adds milliseconds of overhead to every
  * request, so the latencies a run reports come from the trace the hdd
- * filter writes (vm/hdd, trace=FILE), not from the engine.  This tool
+ * filter writes (vm/hdd-model, trace=FILE), not from the engine.  This tool
  * finds, for every read in the engine's seek log (seek_log=FILE), the
  * trace rows that served it and reports the disk's view of it.
  *

@@ -68,7 +68,7 @@ $(PRELOAD_SO): $(ENGINE_DIR)/hotcold-preload.c $(ENGINE_DIR)/hotcold-flags.h
 preload-check: $(PRELOAD_SO) | $(BUILD)/.stamp-deps
 	timeout 300 $(ENGINE_DIR)/test-preload.sh $(PRELOAD_SO)
 
-$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h
+$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h $(TOP)/vm/lib/tap.h
 	mkdir -p $(ENGINE_OUT)
 	$(CC) -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $< -lm
 
@@ -78,7 +78,7 @@ engine-check: $(ENGINE_TEST_MAP) $(ENGINE_SO) $(FIO_BIN)
 		WORKDIR=$(BUILD)/fio-engine/check \
 		timeout 600 sh $(ENGINE_DIR)/host-engine-check.sh
 
-# Root tree for `vm/run --initrd-extra`: the dynamic fio (external engines
+# Root tree for `vm/runner/run --initrd-extra`: the dynamic fio (external engines
 # need dlopen), the engine, the job files, the guest script, and every
 # library ldd names for fio and the engine, at the same paths.
 engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)
@@ -89,7 +89,7 @@ engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)
 	cp $(ENGINE_SO) $(ENGINE_GUEST_ROOT)/usr/lib/fio/hotcold.so
 	cp $(PRELOAD_SO) $(ENGINE_GUEST_ROOT)/usr/lib/hotcold-preload.so
 	cp $(ENGINE_DIR)/guest-engine-check.sh $(ENGINE_DIR)/guest-*.fio \
-		$(ENGINE_GUEST_ROOT)/tests/hotcold/
+		$(TOP)/vm/lib/tap.sh $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	cp $(TOP)/bench/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	for f in $(FIO_BIN) $(ENGINE_SO) $(PRELOAD_SO); do \
 		ldd $$f | awk '/=> \//{print $$3} /^\t\//{print $$1}'; \

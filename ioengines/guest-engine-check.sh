@@ -1,9 +1,9 @@
 #!/bin/sh
 # guest-engine-check.sh - the hotcold fio engine on a real ext4, in a guest.
 #
-# Runs inside a vm/run guest (busybox sh, root, /dev/vda a fresh 64 GiB
+# Runs inside a vm/runner/run guest (busybox sh, root, /dev/vda a fresh 64 GiB
 # rotational disk) from the tree `make engine-guest-root` stages:
-#   vm/run --kernel BZIMAGE --initrd-extra build/fio-guest/root -- \
+#   vm/runner/run --kernel BZIMAGE --initrd-extra build/fio-guest/root -- \
 #       'KERNEL_FLAVOUR=patched sh /tests/hotcold/guest-engine-check.sh'
 # KERNEL_FLAVOUR=patched: hot files must sit in the first third of the
 # disk, cold files in the last third, unhinted files next to their
@@ -20,18 +20,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 FIO=${FIO:-/usr/bin/fio}
 SO=${HOTCOLD_ENGINE:-/usr/lib/fio/hotcold.so}
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() {
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
-}
+# the project's TAP helper (vm/lib/tap.sh), staged next to this script
+. "$HERE/tap.sh"
+tap_name="guest-engine-check (KERNEL_FLAVOUR=$FLAVOUR)"
 finish() {
-	echo "# $n tests, $failed failed (KERNEL_FLAVOUR=$FLAVOUR)"
-	[ $failed -eq 0 ]
+	tap_done
 	exit $?
 }
 

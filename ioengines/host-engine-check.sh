@@ -18,26 +18,8 @@ set -u
 : "${BENCH:?set BENCH to the bench/ directory}"
 : "${WORKDIR:?set WORKDIR to a scratch directory}"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
-skip() {	# a skip is counted as a skip (make check), never as a pass
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP"
-}
-check() {	# check "name" command...
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
-}
+. "$(dirname "$0")/../vm/lib/tap.sh"
+
 runfio() {	# runfio OUTFILE args...: fio with a bound on its time
 	out=$1
 	shift
@@ -119,7 +101,7 @@ if [ "$fstype" = ef53 ]; then
 	} END { print bad + nolba + 0 }' "$W/s.csv")
 	check "ext4 host: every I/O has an LBA and seek = |lba - prev end| ($bad bad)" [ "$bad" = 0 ]
 else
-	skip "seek arithmetic needs FIEMAP on ext4; host fs magic 0x$fstype"
+	skip "seek arithmetic" "needs FIEMAP on ext4; host fs magic 0x$fstype"
 fi
 check "seek summary printed with mean, median, p50 p90 p99" \
 	grep -Eq 'hotcold: hostjob:   seek sectors: mean [0-9.]+ median [0-9.]+ p50 [0-9]+ p90 [0-9]+ p99 [0-9]+' "$W/hot.txt"
@@ -172,7 +154,7 @@ if [ $kernel_knows = no ]; then
 	check "hint_check=1 removes the file it could not create with the hint" \
 		[ ! -e "$W/fs/hc.0.0" ]
 else
-	skip "hint_check failure path needs a kernel without O_HOT/O_COLD"
+	skip "hint_check failure path" "needs a kernel without O_HOT/O_COLD"
 fi
 
 # 20-23: bad input
@@ -215,7 +197,7 @@ if [ -n "$shm" ]; then
 	check "non-ext4: placement row has no group numbers, note instead" \
 		sh -c "awk -F, '\$1==\"file\" && \$14==\"\" && \$27 ~ /not ext4/' '$W/p.csv' | grep -q ."
 else
-	skip "non-ext4 tests: no non-ext4 /dev/shm on this host"
+	skip "non-ext4 tests" "no non-ext4 /dev/shm on this host"
 fi
 
 # 28-31: fs_dev= override: the superblock comes from the named device/image
@@ -229,6 +211,22 @@ if [ "$fstype" = ef53 ] && command -v mke2fs >/dev/null; then
 	check "fs_dev=non-ext4 image: exit 0 and note 'no ext4 superblock magic'" \
 		sh -c "[ $rc -eq 0 ] && grep -q 'garbage.img: no ext4 superblock magic' '$W/garbage.txt' &&
 		       awk -F, '\$1==\"file\" && \$14==\"\"' '$W/p.csv' | grep -q ."
+
+	# the note is one quoted CSV field (RFC 4180): a comma and a quote in
+	# it (here from the fs_dev= path) stay in it, for bench/csv.awk too
+	q="$W/gar,bage \"q\".img"
+	cp "$W/garbage.img" "$q"
+	rm -f "$W/p.csv"
+	runfio "$W/garbage-q.txt" --name=qjob $E --rw=read --size=1m --io_size=64k \
+		--directory="$W/fs" --fs_dev="$q" --placement_log="$W/p.csv"
+	rc=$?
+	note=$(awk -F, -v need="kind note" "$(cat "$BENCH/csv.awk")"'
+		$C["kind"] == "file" { print $C["note"] } END { if (csv_bad) exit 2 }' "$W/p.csv")
+	check "placement log: a note with a comma and a quote is written quoted, the quote doubled" \
+		grep -qF ",\"$W/gar,bage \"\"q\"\".img: no ext4 superblock magic (0xEF53) at offset 1024\"" "$W/p.csv"
+	check "placement log: csv.awk reads that note back whole ($rc)" \
+		[ "$rc:$note" = "0:$q: no ext4 superblock magic (0xEF53) at offset 1024" ]
+	rm -f "$q"
 
 	# ext4 images made here (never mounted).  One as large as the host's
 	# device: its geometry stands in for the host fs's superblock, which
@@ -265,7 +263,7 @@ if [ "$fstype" = ef53 ] && command -v mke2fs >/dev/null; then
 		sh -c "[ $rc -eq 0 ] && grep -q 'is not the mounted fs' '$W/img1k.txt' && grep -q 'kjob: hotness=none: 1 files (1 created by the engine), 0 placed' '$W/img1k.txt'"
 	rm -f "$W/ext4.img" "$W/ext4-small.img" "$W/ext4-1k.img" "$W/garbage.img"
 else
-	skip "fs_dev tests need an ext4 host fs and mke2fs"
+	skip "fs_dev tests" "need an ext4 host fs and mke2fs"
 fi
 
 # 32: the example job files parse (engine loaded through ${HOTCOLD_ENGINE})
@@ -281,5 +279,4 @@ crash=$(grep -l -E 'Segmentation fault|signal 11|core dumped|Aborted' "$W"/*.txt
 check "no run crashed${crash:+ ($crash)}" [ -z "$crash" ]
 
 rm -rf "$W/fs"
-echo "# $n tests, $failed failed"
-[ $failed -eq 0 ]
+tap_done

@@ -127,6 +127,25 @@ static void hc_write_log(struct thread_data *td, int fd, const char *what,
 	flock(fd, LOCK_UN);
 }
 
+/*
+ * @s as one RFC 4180 CSV field: in double quotes, a quote doubled, so a
+ * comma or a quote in it stays in the field.  A line break becomes a
+ * space (readers take a row per line).
+ */
+static void hc_csv_quoted(FILE *csv, const char *s)
+{
+	fputc('"', csv);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputs("\"\"", csv);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', csv);
+		else
+			fputc(*s, csv);
+	}
+	fputc('"', csv);
+}
+
 void hc_placement_report(struct thread_data *td, struct hotcold_data *hd)
 {
 	struct hotcold_options *o = td->eo;
@@ -200,9 +219,10 @@ void hc_placement_report(struct thread_data *td, struct hotcold_data *hd)
 				hf->pos_start, hf->pos_end);
 		} else
 			fprintf(csv, ",,,,,,,,,,,,,,,,,");
-		fprintf(csv, "%s\n", hf->note);
+		hc_csv_quoted(csv, hf->note);
+		fputc('\n', csv);
 	}
-	fprintf(csv, "summary,%s,*,%s,%u,,,,%s,,,,,%u,,,,%llu,%llu,%llu,%u,%u,%u,,,,%u of %u files placed\n",
+	fprintf(csv, "summary,%s,*,%s,%u,,,,%s,,,,,%u,,,,%llu,%llu,%llu,%u,%u,%u,,,,\"%u of %u files placed\"\n",
 		td->o.name, hc_hotness_name(o->hotness), created,
 		o->hotness == HC_HOTNESS_NONE ? "none" :
 		nout[HC_OUT_HONOURED] == created && created ? "honoured" :

@@ -5,9 +5,9 @@
 # Usage: ioengines/test-preload.sh PRELOAD.so
 set -u
 so=${1:?usage: test-preload.sh PRELOAD.so}
-. "$(dirname "$0")/../bench/tap.sh"
+. "$(dirname "$0")/../vm/lib/tap.sh"
 tap_init preload
-command -v strace >/dev/null || { echo "not ok 1 - strace missing (vm/install-deps.sh fio)"; exit 1; }
+command -v strace >/dev/null || { not_ok "strace missing (vm/lib/install-deps.sh fio)"; exit 1; }
 d=$tmp/d
 mkdir -p "$d/db" "$d/other"
 # openat() flags of each create under $d, as strace prints them
@@ -39,6 +39,5 @@ err=$(env LD_PRELOAD="$so" HOTCOLD="tepid:/x" true 2>&1); rc=$?
 t "HOTCOLD=tepid:/x: a bad rule is refused ($rc)" sh -c "[ $rc = 2 ]"
 t "the program still works: cp with HOTCOLD=hot copies the bytes" sh -c \
 	"head -c 100000 /dev/urandom >'$d/src' && env LD_PRELOAD='$so' HOTCOLD=hot cp '$d/src' '$d/dst' && cmp '$d/src' '$d/dst'"
-echo "1..$n"
 [ "$failed" = 0 ] || { tail -n 20 "$tmp/log" >&2; }
-exit "$failed"
+tap_done

@@ -149,32 +149,23 @@ built_under_config() {
 # "+++ /dev/null" and drop out).
 mapfile -t files < <(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$@" | sort -u)
 
-n=0
-pass=0
-fail=0
-skip=0
+. "$(dirname "$0")/../vm/lib/tap.sh"
 for f in "${files[@]}"; do
 	case $f in
 	tools/* | Documentation/*)
-		n=$((n + 1))
-		echo "ok $n - $f # SKIP not kernel code"
-		skip=$((skip + 1))
+		skip "$f" "not kernel code"
 		continue
 		;;
 	esac
 	if [ ! -f "$src/$f" ]; then
-		n=$((n + 1))
-		echo "ok $n - $f # SKIP not in SRC_TREE (are the patches applied?)"
-		skip=$((skip + 1))
+		skip "$f" "not in SRC_TREE (are the patches applied?)"
 		continue
 	fi
 	obj=${f%.c}.o
 	built_under_config "$obj"
 	case $? in
 	1)
-		n=$((n + 1))
-		echo "ok $n - $f # SKIP not built under x86_64 allmodconfig"
-		skip=$((skip + 1))
+		skip "$f" "not built under x86_64 allmodconfig"
 		continue
 		;;
 	2)	# cannot tell: build it, a failure is then reported
@@ -186,18 +177,12 @@ for f in "${files[@]}"; do
 	kmake "$obj" > "$log" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && [ -f "$out/$obj" ]; then
-		n=$((n + 1))
-		pass=$((pass + 1))
-		echo "ok $n - $f"
+		ok "$f"
 	else
-		n=$((n + 1))
-		fail=$((fail + 1))
-		echo "not ok $n - $f"
+		not_ok "$f"
 		grep -E 'error|warning' "$log" | head -20 | sed 's/^/#   /'
 		echo "#   full log: $log"
 	fi
 done
 
-echo "1..$n"
-echo "# $pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ]
+tap_done

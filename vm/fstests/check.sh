@@ -14,11 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: check.sh OUTDIR}
 export TESTS=${TESTS:-$(sed 's/#.*//' "$here/short-list" | xargs)}
 export KERNEL=both HINT="none hot" GROUP=""
-n=0 failed=0
-tap() { # ok|not-ok DESC
-	n=$((n + 1))
-	if [ "$1" = ok ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$here/../lib/tap.sh"
+tap_name=fstests-check
 t0=$(date +%s)
 if [ "${FSTESTS_CHECK_REUSE:-0}" = 1 ]; then rs=0; else
 	mkdir -p "$(dirname "$out")"
@@ -26,7 +23,7 @@ if [ "${FSTESTS_CHECK_REUSE:-0}" = 1 ]; then rs=0; else
 	rs=$?
 fi
 sed 's/^/# /' "$out.log" | grep -E '^# fstests: ' || true
-[ $rs = 0 ] || { tap not-ok "vm/fstests/run.sh exited $rs (log: $out.log)"; tail -n 20 "$out.log" | sed 's/^/#   /'; }
+[ $rs = 0 ] || { not_ok "vm/fstests/run.sh exited $rs (log: $out.log)"; tail -n 20 "$out.log" | sed 's/^/#   /'; }
 
 status() { # MODE TEST -> "status<TAB>reason" or "missing"
 	awk -F'\t' -v t="$2" '$1 == t { print $2 "\t" $4; f = 1 } END { if (!f) print "missing\t" }' "$out/$1/results.tsv" 2>/dev/null
@@ -36,13 +33,13 @@ for t in $TESTS; do
 	for m in patched-none patched-hot stock-none; do
 		IFS=$'\t' read -r st why <<<"$(status $m "$t")"
 		case $st in
-		pass) tap ok "$m $t" ;;
-		notrun) tap ok "$m $t # SKIP notrun: ${why:-no reason given}" ;;
+		pass) ok "$m $t" ;;
+		notrun) skip "$m $t" "notrun: ${why:-no reason given}" ;;
 		fail)
-			if [ $m = stock-none ]; then tap ok "$m $t # SKIP fails on stock (the baseline): $why"
-			elif [ "$sst" = fail ]; then tap ok "$m $t # SKIP fails on stock too: $why"
-			else tap not-ok "$m $t: fails, stock ${sst:-missing} ($why; $out/$m/fail-${t//\//-}.txt)"; fi ;;
-		*) tap not-ok "$m $t: no result (the guest run did not report it)" ;;
+			if [ $m = stock-none ]; then skip "$m $t" "fails on stock (the baseline): $why"
+			elif [ "$sst" = fail ]; then skip "$m $t" "fails on stock too: $why"
+			else not_ok "$m $t: fails, stock ${sst:-missing} ($why; $out/$m/fail-${t//\//-}.txt)"; fi ;;
+		*) not_ok "$m $t: no result (the guest run did not report it)" ;;
 		esac
 	done
 done
@@ -54,10 +51,9 @@ honoured=$(awk '$1 == "alloc" && ($2 == "vda" || $2 == "vdb") && $3 == "hot" && 
 other=$(awk '$1 == "alloc" && ($2 == "vda" || $2 == "vdb") && $4 != "honoured" { printf "%s%s %s %s=%s", (o++ ? ", " : ""), $2, $3, $4, $5 }' "$ev" 2>/dev/null)
 lost=$(awk '$1 == "lost" { print $5 }' "$ev" 2>/dev/null)
 if [ "${honoured:-0}" -gt 0 ]; then
-	tap ok "patched-hot: $honoured hot creates honoured on TEST_DEV/SCRATCH_DEV (other outcomes: ${other:-none}; trace events lost: ${lost:-?})"
+	ok "patched-hot: $honoured hot creates honoured on TEST_DEV/SCRATCH_DEV (other outcomes: ${other:-none}; trace events lost: ${lost:-?})"
 else
-	tap not-ok "patched-hot: no honoured hot create on TEST_DEV/SCRATCH_DEV ($ev: $(tr '\n' ' ' <"$ev" 2>/dev/null))"
+	not_ok "patched-hot: no honoured hot create on TEST_DEV/SCRATCH_DEV ($ev: $(tr '\n' ' ' <"$ev" 2>/dev/null))"
 fi
-echo "1..$n"
 echo "# fstests-check: $(echo $TESTS | wc -w) tests x 3 modes in $(($(date +%s) - t0)) s; report $out/report.md"
-exit $failed
+tap_done

@@ -1,5 +1,5 @@
 #!/bin/bash
-# In the guest (vm/run --rootfs, the image of vm/fstests/mkrootfs.sh): make
+# In the guest (vm/runner/run --rootfs, the image of vm/fstests/mkrootfs.sh): make
 # ext4 on TEST_DEV and SCRATCH_DEV, run fstests' check, and print its
 # results between @@BENCH-FILE-BEGIN/END name@@ lines (bench/split-guest-output.awk
 # takes them apart on the host).  Run by vm/fstests/run.sh; not by hand.
@@ -25,7 +25,7 @@ emit() { # NAME FILE: FILE's text for the host, as NAME
 	echo "@@BENCH-FILE-END $1@@"
 }
 
-[ -x $fst/check ] || die "no fstests in this root ($fst/check): boot with vm/run --rootfs IMAGE"
+[ -x $fst/check ] || die "no fstests in this root ($fst/check): boot with vm/runner/run --rootfs IMAGE"
 for d in "$TEST_DEV" "$SCRATCH_DEV"; do [ -b "$d" ] || die "no block device $d"; done
 case $HINT in none|hot|cold) ;; *) die "HINT='$HINT': use none, hot or cold" ;; esac
 preload=""

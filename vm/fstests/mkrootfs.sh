@@ -25,7 +25,7 @@ die() { echo "mkrootfs: $*" >&2; exit 1; }
 
 [ -r "$tarball" ] || die "fstests tarball '$tarball' not found (set FSTESTS_TARBALL)"
 for c in mmdebstrap mke2fs unshare sha256sum make gcc; do
-	command -v $c >/dev/null || die "$c missing (vm/install-deps.sh fstests)"
+	command -v $c >/dev/null || die "$c missing (vm/lib/install-deps.sh fstests)"
 done
 [ "$(id -u)" = 0 ] || die "mmdebstrap's root mode needs root"
 
@@ -79,7 +79,7 @@ fst=${fst%/}
 if [ ! -f "$src/.built" ]; then
 	echo "mkrootfs: building fstests in $fst ($(date +%T))" >&2
 	nice -n 19 make -C "$fst" -j"$jobs" >"$src/build.log" 2>&1 ||
-		{ tail -n 30 "$src/build.log" >&2; die "building fstests failed (log: $src/build.log; deps: vm/install-deps.sh fstests)"; }
+		{ tail -n 30 "$src/build.log" >&2; die "building fstests failed (log: $src/build.log; deps: vm/lib/install-deps.sh fstests)"; }
 	touch "$src/.built"
 fi
 

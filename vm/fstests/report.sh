@@ -40,7 +40,7 @@ for m in $modes; do
 		END { printf "| %s | %d | %d | %d | %d | %s s | %s s | %s |\n", m, n, c["pass"], c["fail"], c["notrun"],
 			cs == "" ? "?" : cs, gs == "" ? "?" : gs, r ? sprintf("%.1f s", t / r) : "-" }' "$out/$m/results.tsv"
 	st=$(cat "$out/$m/status" 2>/dev/null)
-	[ "${st:-0}" = 0 ] || echo "| $m: **the guest run failed (vm/run exit $st)**; the counts are what it reported |||||||"
+	[ "${st:-0}" = 0 ] || echo "| $m: **the guest run failed (vm/runner/run exit $st)**; the counts are what it reported |||||||"
 done
 echo
 

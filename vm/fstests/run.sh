@@ -1,7 +1,7 @@
 #!/bin/bash
 # fstests on ext4 in QEMU guests: the patched and/or the stock kernel, with
 # and without the O_HOT/O_COLD hints in play (the preload library), each mode
-# one guest booted on the fstests root image (vm/run --rootfs); per-test
+# one guest booted on the fstests root image (vm/runner/run --rootfs); per-test
 # results out of fstests' own xunit report, then the side-by-side report.
 #
 # Usage: vm/fstests/run.sh OUTDIR
@@ -21,7 +21,7 @@
 #   ROOTFS           the root image (default: vm/fstests/mkrootfs.sh BUILD/fstests)
 #   PRELOAD_SO       hotcold-preload.so (needed for HINT hot or cold)
 #   FSTESTS_DISK     plain (sparse virtio disks; rotational=1 in the guest)
-#                    or hdd (vm/hdd's disk model, time-scale=$FSTESTS_HDD_SCALE)
+#                    or hdd (vm/hdd-model's disk model, time-scale=$FSTESTS_HDD_SCALE)
 #   FSTESTS_DISK_SIZE  TEST_DEV and SCRATCH_DEV size (default 8G)
 #   FSTESTS_TIMEOUT  seconds for one guest (default 600 + 900 per test in
 #                    TESTS, 48 h for a group)
@@ -105,7 +105,7 @@ for k in $kernels; do
 		rm -rf "$m" && mkdir -p "$m"
 		echo "fstests: $k kernel, hint $h, ${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
 		t0=$(date +%s)
-		nice -n 19 "$top/vm/run" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
+		nice -n 19 "$top/vm/runner/run" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
 			--rootfs "$ROOTFS" --initrd-extra "$extra" -- \
 			"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' bash /initrd/fstests/guest.sh" \
 			>"$m/guest.out" 2>"$m/vmrun.err"
@@ -120,7 +120,7 @@ for k in $kernels; do
 		fi
 		echo "$st" >"$m/status"
 		if [ $st != 0 ] || [ ! -s "$m/results.tsv" ]; then
-			echo "fstests: $k-$h: the guest run failed (vm/run exit $st); its output: $m/guest.out, $m/vmrun.err" >&2
+			echo "fstests: $k-$h: the guest run failed (vm/runner/run exit $st); its output: $m/guest.out, $m/vmrun.err" >&2
 			tail -n 15 "$m/guest.out" "$m/vmrun.err" >&2
 			rc=1
 		fi

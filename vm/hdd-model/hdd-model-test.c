@@ -8,7 +8,7 @@
  * sequential rate the same for 4 KiB to 1 MiB requests (within 1%) and
  * equal to the per-cylinder formula with its switches and skews; the
  * rotational target of a sector on a skewed track.
- * Exit 0 if all pass.
+ * Prints TAP lines (vm/lib/tap.h); exit 0 if all pass.
  */
 
 #include <stdio.h>
@@ -19,17 +19,17 @@
 #include <math.h>
 
 #include "hdd-model.h"
+#include "../lib/tap.h"
 
-static int failures;
-
+/* One TAP line (vm/lib/tap.h): "PROFILE: " and FMT filled with GOT, WANT. */
 static void
 check (int ok, const char *profile, const char *fmt, double got,
        double want)
 {
-  printf ("# %s %s: ", ok ? "PASS" : "FAIL", profile);
-  printf (fmt, got, want);
-  printf ("\n");
-  if (!ok) failures++;
+  char what[512];
+
+  snprintf (what, sizeof what, fmt, got, want);
+  tap_ok (ok, "%s: %s", profile, what);
 }
 
 static uint64_t
@@ -342,15 +342,13 @@ test_profile (const char *file, const char *name, uint64_t size)
 
   if (hdd_profile_load (file, name, &p, err, sizeof err) == -1 ||
       hdd_geom_init (&g, &p, size, err, sizeof err) == -1) {
-    printf ("# FAIL %s: %s\n", name, err);
-    failures++;
+    tap_ok (0, "%s: %s", name, err);
     return;
   }
   D = g.seek.max_dist;
   if (D < 3) {
-    printf ("# FAIL %s: test size too small (%" PRIu64 " cylinders)\n",
+    tap_ok (0, "%s: test size too small (%" PRIu64 " cylinders)",
             name, g.cylinders);
-    failures++;
     return;
   }
   printf ("# %s at %" PRIu64 " bytes: %" PRIu64 " cylinders, %u zones x %"
@@ -486,6 +484,7 @@ main (int argc, char *argv[])
     fprintf (stderr, "usage: %s PROFILES.conf [SIZE_BYTES]\n", argv[0]);
     return 2;
   }
+  tap_init ("");
   srand48 (1);
   if (hdd_profile_names (argv[1], names, sizeof names, err, sizeof err) == -1) {
     fprintf (stderr, "%s\n", err);
@@ -494,6 +493,5 @@ main (int argc, char *argv[])
   for (tok = strtok_r (names, " ", &save); tok;
        tok = strtok_r (NULL, " ", &save))
     test_profile (argv[1], tok, size);
-  printf ("# %d failure(s)\n", failures);
-  return failures ? 1 : 0;
+  return tap_exit ();
 }

@@ -1,17 +1,17 @@
 #!/bin/sh
-# The modelled spinning disk as a guest sees it, through vm/run --hdd:
+# The modelled spinning disk as a guest sees it, through vm/runner/run --hdd:
 # rotational, and O_DIRECT sequential reads at the start vs the end of the
 # disk differ by the profile's zone ratio.  Also: a dead nbdkit and a bad
 # profile stop the run with a message.  TAP-style output.
-# Usage: vm/test-hdd-guest.sh BZIMAGE [PROFILE]
+# Usage: vm/hdd-model/test-hdd-guest.sh BZIMAGE [PROFILE]
 kernel=${1:?usage: test-hdd-guest.sh BZIMAGE [PROFILE]}
 profile=${2:-desktop7200}
 here=$(cd "$(dirname "$0")" && pwd)
-run=$here/run
-n=0
-result() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+run=$here/../runner/run
+. "$here/../lib/tap.sh"
+tap_name=hdd-guest-check
 pval() { awk -v p="[$profile]" -v k="$1" '$0 == p { on = 1; next } /^\[/ { on = 0 }
-	on && $1 == k { print $3; exit }' "$here/hdd/profiles.conf"; }
+	on && $1 == k { print $3; exit }' "$here/profiles.conf"; }
 
 # 128 MiB read with O_DIRECT at the first and the last 128 MiB of a 64 GiB
 # disk.  The ratio is asserted from the disk model's trace of the guest's
@@ -28,10 +28,10 @@ out=$("$run" --kernel "$kernel" --hdd "64G,profile=$profile,time-scale=1,trace=$
 	mark 4194304; echo outer_us $(t 0)
 	mark 8388608; echo inner_us $(t 65408)' 2>&1)
 st=$?
-result $st "guest on the modelled disk ran (exit $st)"
+check "guest on the modelled disk ran (exit $st)" [ $st = 0 ]
 echo "$out" | sed 's/^/#   /'
 [ "$(echo "$out" | sed -n 2p)" = 1 ]
-result $? "the guest sees the modelled disk as rotational"
+check "the guest sees the modelled disk as rotational" [ $? = 0 ]
 outer=$(echo "$out" | awk '$1 == "outer_us" { print $2 }')
 inner=$(echo "$out" | awk '$1 == "inner_us" { print $2 }')
 want=$(awk -v o="$(pval spt-outer)" -v i="$(pval spt-inner)" 'BEGIN { printf "%.3f", o / i }')
@@ -63,13 +63,13 @@ awk -F, -v o="${outer:-0}" -v i="${inner:-0}" -v w="$want" -v last=$((64 * 20971
 	}' "$trace.sorted"
 st=$?
 rm -f "$trace.sorted"
-result $st "O_DIRECT sequential read outer/inner within 5% of the zone ratio, not faster than the model"
+check "O_DIRECT sequential read outer/inner within 5% of the zone ratio, not faster than the model" [ $st = 0 ]
 
 # nbdkit killed under a running guest: the run stops at once (126).
 tag=hddtest$$
 "$run" --kernel "$kernel" --timeout 300 --append "$tag" --hdd "1G,profile=$profile" \
 	-- 'while :; do dd if=/dev/vda of=/dev/null bs=1M count=8 iflag=direct 2>/dev/null; done' \
-	>/dev/null 2>"$here/../build/hdd-guest-kill.err" &
+	>/dev/null 2>"$here/../../build/hdd-guest-kill.err" &
 rp=$!
 i=0
 until [ $i -ge 60 ] || pgrep -f "^qemu-system-x86_64 .*$tag" >/dev/null; do sleep 1; i=$((i + 1)); done
@@ -77,10 +77,11 @@ sleep 3
 pkill -KILL -f "^nbdkit .*hdd[0-9]*\.sock" -n
 wait $rp
 st=$?
-[ $st = 126 ] && grep -q "nbdkit serving the disk model" "$here/../build/hdd-guest-kill.err"
-result $? "a dead nbdkit stops the run with a message (exit $st)"
+[ $st = 126 ] && grep -q "nbdkit serving the disk model" "$here/../../build/hdd-guest-kill.err"
+check "a dead nbdkit stops the run with a message (exit $st)" [ $? = 0 ]
 
 err=$("$run" --kernel "$kernel" --hdd "1G,profile=nosuchdrive" -- true 2>&1)
 st=$?
 [ $st -ne 0 ] && echo "$err" | grep -q nosuchdrive
-result $? "an unknown drive profile is refused and named (exit $st)"
+check "an unknown drive profile is refused and named (exit $st)" [ $? = 0 ]
+tap_done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the guest's base initramfs: busybox-static, e2fsprogs with their shared
 # libraries, and the init that runs one command and reports its exit status.
-# Usage: vm/mkinitramfs.sh OUTPUT.cpio
+# Usage: vm/runner/mkinitramfs.sh OUTPUT.cpio
 set -eu
 out=${1:?usage: mkinitramfs.sh OUTPUT.cpio}
 here=$(cd "$(dirname "$0")" && pwd)

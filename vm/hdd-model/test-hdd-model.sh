@@ -66,7 +66,8 @@ done
 # a missed sector and most of a turn (underskewed), the outer 64 KiB
 # rates are those of the formula, far apart.
 timeout 60 "$t" "$tmp/skew.conf" 68719476736 |
-    awk '/64 KiB sequential rate/ && !seen[$3]++ { r[$3] = $8 }
+    awk '{ sub(/^(not )?ok [0-9]+ - /, ""); $0 = $0 }
+        /64 KiB sequential rate/ && !seen[$1]++ { r[$1] = $6 }
         END {
             printf "outer 64 KiB rate: skewed %s MB/s, underskewed %s MB/s\n", r["skewed:"], r["underskewed:"]
             exit !(r["underskewed:"] > 0 && r["skewed:"] > 1.4 * r["underskewed:"])

@@ -1,7 +1,7 @@
 # nbdkit-hdd-filter: the virtual spinning disk (included by the top Makefile).
 # Uses TOP and BUILD from the top Makefile.
 
-HDD_SRC      := $(TOP)/vm/hdd
+HDD_SRC      := $(TOP)/vm/hdd-model
 HDD_OUT      := $(BUILD)/hdd
 HDD_PLOTS    := $(BUILD)/plots
 HDD_FILTER   := $(HDD_OUT)/nbdkit-hdd-filter.so
@@ -23,7 +23,7 @@ $(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL)
 		$$(pkg-config --cflags nbdkit 2>/dev/null) \
 		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c -lm -lpthread
 
-$(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL)
+$(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL) $(TOP)/vm/lib/tap.h
 	@mkdir -p $(HDD_OUT)
 	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-model-test.c \
 		$(HDD_SRC)/hdd-model.c -lm
@@ -46,7 +46,7 @@ $(HDD_OUT)/hdd-nbdread: $(HDD_SRC)/hdd-nbdread.c
 		nice $(HDD_CC) $(HDD_CFLAGS) $$(pkg-config --cflags libnbd) \
 			-o $@ $< $$(pkg-config --libs libnbd); \
 	else \
-		echo "hdd: libnbd-dev missing (vm/install-deps.sh disk):" \
+		echo "hdd: libnbd-dev missing (vm/lib/install-deps.sh disk):" \
 			"hdd-nbdread not built, its tests will skip" >&2; \
 	fi
 
@@ -83,6 +83,11 @@ hdd-plots: $(HDD_OUT)/hdd-curves
 	done
 	@ls $(HDD_PLOTS)/hdd-*.png $(HDD_PLOTS)/hdd-*.svg
 
+# The disk model as the guest sees it (issue: virtual rotational disk).
+.PHONY: hdd-guest-check
+hdd-guest-check: kernel-stock vm-initramfs hdd
+	@$(HDD_SRC)/test-hdd-guest.sh $(BZIMAGE_STOCK)
+
 CHECK_TARGETS += hdd-check
 HELP_LINES += "hdd         build the nbdkit-hdd-filter (build/hdd/)"
 HELP_LINES += "hdd-check   host tests of the disk model and filter"
@@ -90,3 +95,4 @@ HELP_LINES += "hdd-bench   filter overhead vs plain nbdkit (time-scale=0)"
 HELP_LINES += "hdd-validate model vs published drives (build/hdd/validation.csv, .md)"
 HELP_LINES += "hdd-overhead filter vs plain nbdkit, IOPS and MB/s (build/hdd/overhead.csv, .md)"
 HELP_LINES += "hdd-plots   seek and throughput figures per drive profile"
+HELP_LINES += "hdd-guest-check       the modelled disk in a guest: rotational, zone ratio, nbdkit death"

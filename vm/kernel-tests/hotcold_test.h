@@ -4,8 +4,8 @@
  *
  * Header-only (everything static) so every test is one static binary:
  *   - O_HOT / O_COLD (fixed ABI, see build/CONVENTIONS.txt)
- *   - TAP output (ok N - name / not ok N - name, "# " diagnostics); the
- *     counter lives in shared memory so forked children continue numbering
+ *   - TAP output: the project's C helper, vm/lib/tap.h (ok N - name /
+ *     not ok N - name / ok N - name # SKIP reason, "# " diagnostics)
  *   - ext4 superblock / group descriptor parsing straight from the device
  *   - inode number -> group, FIEMAP -> physical blocks -> groups
  *   - /sys/fs/ext4/<dev>/hint_* counters
@@ -37,84 +37,8 @@
 #define HC_UNUSED __attribute__((unused))
 #define HC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-/* ------------------------------------------------------------------ TAP */
-
-struct tap_state {
-	int n;		/* tests printed so far */
-	int failed;	/* number of "not ok" */
-};
-static struct tap_state *tap;
-static char tap_prefix[64];
-
-/* Call first.  prefix is prepended to every test name (e.g. "place"). */
-static HC_UNUSED void tap_init(const char *prefix)
-{
-	void *p = mmap(NULL, sizeof(*tap), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	setvbuf(stderr, NULL, _IOLBF, 0);
-	if (p == MAP_FAILED) {
-		printf("not ok 1 - %s: mmap for TAP state: %s\n", prefix,
-		       strerror(errno));
-		exit(2);
-	}
-	tap = p;
-	tap->n = 0;
-	tap->failed = 0;
-	snprintf(tap_prefix, sizeof(tap_prefix), "%s", prefix);
-}
-
-static HC_UNUSED HC_PRINTF(1, 2) void diag(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	printf("# %s\n", buf);
-}
-
-/* Prints ok/not ok; returns cond so callers can add diagnostics. */
-static HC_UNUSED HC_PRINTF(2, 3) int tap_ok(int cond, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	tap->n++;
-	if (!cond)
-		tap->failed++;
-	printf("%sok %d - %s: %s\n", cond ? "" : "not ", tap->n, tap_prefix,
-	       buf);
-	fflush(stdout);
-	return cond;
-}
-
-/* Setup failure: report as a failed test and exit 2. */
-static HC_UNUSED HC_PRINTF(1, 2) void tap_bail(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	tap->n++;
-	tap->failed++;
-	printf("not ok %d - %s: setup: %s\n", tap->n, tap_prefix, buf);
-	fflush(stdout);
-	exit(2);
-}
-
-static HC_UNUSED int tap_exit(void)
-{
-	diag("%s: %d tests, %d failed", tap_prefix, tap->n, tap->failed);
-	return tap->failed ? 1 : 0;
-}
+/* TAP output: tap_init, tap_ok, tap_skip, tap_bail, diag, tap_exit */
+#include "../lib/tap.h"
 
 /* ------------------------------------------------------ ext4 superblock */
 

@@ -1,21 +1,25 @@
-# vm/tests/tests.mk - in-guest O_HOT/O_COLD test suite (included by the top Makefile)
+# vm/kernel-tests/kernel-tests.mk - the kernel's in-guest O_HOT/O_COLD test
+# suite (included by the top Makefile)
 #
 # Uses TOP, BUILD, KSRC_PATCHED from the top Makefile.
 #
 #   make guest-tests           static test binaries + scripts in
 #                              $(BUILD)/guest-tests/root/tests/, for
-#                              vm/run --initrd-extra $(BUILD)/guest-tests/root
+#                              vm/runner/run --initrd-extra $(BUILD)/guest-tests/root
 #                              and then, in the guest:
 #                              KERNEL_FLAVOUR=patched|stock /tests/guest-check.sh
-#                              /tests/guest-bench.sh (create_bench CSV)
+#                              (bench/tools.mk adds the create()+unlink()
+#                              benchmark: /tests/guest-bench.sh)
 #   make guest-helpers-check   host unit tests of the test helpers (superblock
 #                              parser vs dumpe2fs, FIEMAP walk vs filefrag);
 #                              no VM, no mounting
+#   make guest-check-patched   the suite in a guest on the patched kernel
+#   make guest-check-stock     and on the stock kernel
 #
 # The openat2 selftests are compiled statically from the PATCHED tree
 # ($(KSRC_PATCHED)/tools/testing/selftests/openat2) into .../tests/openat2/.
 
-GUEST_SRC     := $(TOP)/vm/tests
+GUEST_SRC     := $(TOP)/vm/kernel-tests
 GUEST_OUT     := $(BUILD)/guest-tests
 GUEST_ROOT    := $(GUEST_OUT)/root
 GUEST_BIN     := $(GUEST_ROOT)/tests
@@ -23,18 +27,19 @@ GUEST_HOSTBIN := $(GUEST_OUT)/host
 GUEST_CC      ?= gcc
 GUEST_CFLAGS  ?= -static -O2 -Wall -Wextra
 GUEST_OA2_SRC  = $(KSRC_PATCHED)/tools/testing/selftests/openat2
-# the tests' helpers and the engine's headers they include
-GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h \
+# the tests' helpers (and the project's TAP header) and the engine's headers
+# they include
+GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(TOP)/vm/lib/tap.h \
 		 $(addprefix $(TOP)/ioengines/,hotcold-flags.h hotcold-map.h \
 		   hotcold-fiemap.h)
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
-		 hc_sbdump hc_region create_bench hc_dirmark
-GUEST_SCRIPTS := guest-check.sh guest-bench.sh
-GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS)) \
+		 hc_sbdump hc_region hc_dirmark
+GUEST_SCRIPTS := guest-check.sh
+GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS) tap.sh) \
 		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age $(GUEST_BIN)/hc-move
 
-.PHONY: guest-tests guest-helpers-check guest-tests-clean
+.PHONY: guest-tests guest-helpers-check guest-tests-clean guest-check-patched guest-check-stock
 
 guest-tests: $(GUEST_TARGETS)
 
@@ -46,6 +51,10 @@ $(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_HDRS) | $(GUEST_BIN)
 
 $(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
+
+# the project's TAP helper, sourced by guest-check.sh
+$(GUEST_BIN)/tap.sh: $(TOP)/vm/lib/tap.sh | $(GUEST_BIN)
+	install -m 0644 $< $@
 
 # the benchmark's aging tool ages the small filesystems of the region tests
 $(GUEST_BIN)/hc-age: $(BUILD)/bench-tools/hc-age | $(GUEST_BIN)
@@ -80,6 +89,18 @@ guest-helpers-check: $(GUEST_HOSTBIN)/hc_unit $(GUEST_HOSTBIN)/hc_sbdump
 guest-tests-clean:
 	rm -rf $(GUEST_OUT)
 
+GUEST_DISKS := --disk 64G --disk 1G --disk 256M
+
+guest-check-patched: kernel-patched guest-tests vm-initramfs
+	@$(VMRUN) --timeout 2400 --kernel $(BZIMAGE_PATCHED) $(GUEST_DISKS) \
+		--initrd-extra $(BUILD)/guest-tests/root -- 'KERNEL_FLAVOUR=patched /tests/guest-check.sh'
+
+guest-check-stock: kernel-stock guest-tests vm-initramfs
+	@$(VMRUN) --timeout 2400 --kernel $(BZIMAGE_STOCK) $(GUEST_DISKS) \
+		--initrd-extra $(BUILD)/guest-tests/root -- 'KERNEL_FLAVOUR=stock /tests/guest-check.sh'
+
 CHECK_TARGETS += guest-helpers-check
 HELP_LINES += "guest-tests          build the in-guest O_HOT/O_COLD test suite into build/guest-tests/root"
 HELP_LINES += "guest-helpers-check  host unit tests of the guest test helpers (no VM)"
+HELP_LINES += "guest-check-patched   the kernel tests in a guest on the patched kernel"
+HELP_LINES += "guest-check-stock     the same tests on the stock kernel (no placement effect)"

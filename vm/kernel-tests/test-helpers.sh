@@ -8,17 +8,16 @@ set -u
 BIN=${1:?usage: test-helpers.sh BINDIR WORKDIR}
 WORK=${2:?usage: test-helpers.sh BINDIR WORKDIR}
 PATH=$PATH:/usr/sbin:/sbin
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - helpers: $*"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - helpers: $*"; }
+. "$(dirname "$0")/../lib/tap.sh"
+tap_name=helpers
+TAP_PREFIX="helpers: "
 
 for t in mke2fs dumpe2fs filefrag; do
-	command -v $t >/dev/null || { nok "tool $t missing (e2fsprogs)"; exit 1; }
+	command -v $t >/dev/null || { not_ok "tool $t missing (e2fsprogs)"; exit 1; }
 done
 mkdir -p "$WORK" || exit 1
 
-timeout 60 "$BIN/hc_unit" || fail=$((fail + 1))
+timeout 60 "$BIN/hc_unit" || failed=$((failed + 1))
 
 # name size mke2fs-options
 check_img() {
@@ -26,14 +25,14 @@ check_img() {
 	shift 2
 	img=$WORK/$name.img
 	rm -f "$img"
-	truncate -s "$size" "$img" || { nok "$name: truncate"; return; }
+	truncate -s "$size" "$img" || { not_ok "$name: truncate"; return; }
 	if ! mke2fs -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$@" \
 		"$img" >"$WORK/$name.mkfs" 2>&1; then
-		nok "$name: mke2fs $* failed: $(cat "$WORK/$name.mkfs")"
+		not_ok "$name: mke2fs $* failed: $(cat "$WORK/$name.mkfs")"
 		return
 	fi
 	dumpe2fs "$img" >"$WORK/$name.dump" 2>/dev/null
-	"$BIN/hc_sbdump" "$img" >"$WORK/$name.sb" || { nok "$name: hc_sbdump"; return; }
+	"$BIN/hc_sbdump" "$img" >"$WORK/$name.sb" || { not_ok "$name: hc_sbdump"; return; }
 	get() { sed -n "s/^$1: *//p" "$WORK/$name.dump" | head -1 | awk '{print $1}'; }
 	sb() { sed -n "s/^$1=//p" "$WORK/$name.sb"; }
 	flex=$(get "Flex block group size"); [ -n "$flex" ] || flex=1
@@ -55,7 +54,7 @@ check_img() {
 	if [ -z "$bad" ]; then
 		ok "$name ($*): superblock fields match dumpe2fs (ngroups $ngroups, flex $flex)"
 	else
-		nok "$name ($*): mismatch:$bad"
+		not_ok "$name ($*): mismatch:$bad"
 	fi
 	# free inodes per group from the group descriptors
 	sed -n 's/^ *\([0-9]*\) free blocks, \([0-9]*\) free inodes.*/\2/p' \
@@ -65,7 +64,7 @@ check_img() {
 	   [ -s "$WORK/$name.fi.sb" ]; then
 		ok "$name: per-group free inode counts match dumpe2fs ($(wc -l <"$WORK/$name.fi.sb") groups)"
 	else
-		nok "$name: per-group free inode counts differ from dumpe2fs"
+		not_ok "$name: per-group free inode counts differ from dumpe2fs"
 		diff "$WORK/$name.fi.dump" "$WORK/$name.fi.sb" | head -5 | sed 's/^/# /'
 	fi
 	rm -f "$img"
@@ -85,7 +84,7 @@ if truncate -s 256M "$img" && mke2fs -q -F -t ext4 -b 4096 "$img" &&
 	[ "$("$BIN/hc_sbdump" "$img" | sed -n 's/^resgid=//p')" = 65534 ]; then
 	ok "tune2fs -g 65534 is seen as s_def_resgid 65534"
 else
-	nok "tune2fs -g 65534 not seen in s_def_resgid"
+	not_ok "tune2fs -g 65534 not seen in s_def_resgid"
 fi
 rm -f "$img"
 
@@ -110,9 +109,8 @@ ff=$(filefrag -v "$f" | grep -c '^ *[0-9][0-9]*:')
 if [ -n "$ext" ] && [ "$ext" = "$ff" ] && [ "$blk" = 300 ]; then
 	ok "FIEMAP walk: $ext extents, $blk blocks (filefrag: $ff)"
 else
-	nok "FIEMAP walk: got '$out', filefrag says $ff extents, want 300 blocks"
+	not_ok "FIEMAP walk: got '$out', filefrag says $ff extents, want 300 blocks"
 fi
 rm -f "$f"
 
-echo "# helpers: $n tests, $fail failed"
-[ $fail -eq 0 ]
+tap_done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian 12 packages the project needs, only those missing.
-# Usage: vm/install-deps.sh [group...]   groups: kernel vm disk fio plot fstests (default: all)
+# Usage: vm/lib/install-deps.sh [group...]   groups: kernel vm disk fio plot fstests (default: all)
 set -eu
 
 pkgs_kernel="build-essential flex bison bc libelf-dev libssl-dev ccache coccinelle

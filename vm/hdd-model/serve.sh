@@ -1,8 +1,8 @@
 #!/bin/sh
 # Serve a virtual spinning disk on a Unix socket for QEMU.
 #
-# Usage: vm/hdd/serve.sh SOCKET PIDFILE [filter-args...]
-#   e.g. vm/hdd/serve.sh /tmp/d.sock /tmp/d.pid profile=laptop5400
+# Usage: vm/hdd-model/serve.sh SOCKET PIDFILE [filter-args...]
+#   e.g. vm/hdd-model/serve.sh /tmp/d.sock /tmp/d.pid profile=laptop5400
 # Environment:
 #   HDD_SIZE    disk size (default 64G)
 #   HDD_FILE    if set, serve this sparse file (created at HDD_SIZE if
@@ -34,7 +34,7 @@ wait=${HDD_WAIT:-10}
 log=$sock.log
 
 command -v nbdkit >/dev/null ||
-    { echo "$0: nbdkit not found (vm/install-deps.sh disk)" >&2; exit 1; }
+    { echo "$0: nbdkit not found (vm/lib/install-deps.sh disk)" >&2; exit 1; }
 [ -f "$filter" ] ||
     { echo "$0: $filter missing: run 'make hdd' (or set HDD_FILTER)" >&2; exit 1; }
 case $wait in ''|*[!0-9]*)

@@ -30,7 +30,7 @@ esac
 [ -x "$nbdread" ] || { echo "$0: $nbdread not built (libnbd-dev; make hdd)" >&2; exit 1; }
 [ -f "$filter" ] || { echo "$0: $filter not built (make hdd)" >&2; exit 1; }
 for t in nbdkit pgrep; do
-    command -v $t >/dev/null || { echo "$0: $t not found (vm/install-deps.sh)" >&2; exit 1; }
+    command -v $t >/dev/null || { echo "$0: $t not found (vm/lib/install-deps.sh)" >&2; exit 1; }
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hdd-overhead.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -11,7 +11,7 @@ requires ()
 {
     for c in "$@"; do
         command -v "$c" >/dev/null 2>&1 || {
-            echo "$0: '$c' not found: skipped (install it: vm/install-deps.sh)" >&2
+            echo "$0: '$c' not found: skipped (install it: vm/lib/install-deps.sh)" >&2
             exit 77
         }
     done
