@@ -6,7 +6,8 @@
 #                [TESTS="generic/001 ext4/001 ..."] [EXCLUDE="..."]
 #       runs vm/fstests/run.sh into $(BUILD)/fstests/run/, report.md there
 #   make fstests-rootfs   only the guest's root image ($(BUILD)/fstests/rootfs.img)
-#   make fstests-check    the short list (vm/fstests/short-list) as TAP (not in make check yet: ~45 min under TCG)
+#   make fstests-check    the short list (vm/fstests/short-list) as TAP, part of make check: the
+#                         three modes (patched unhinted and HOTCOLD=hot, stock) as three guests at once
 
 FSTESTS_DIR := $(TOP)/vm/fstests
 FSTESTS_OUT := $(BUILD)/fstests
@@ -34,4 +35,5 @@ fstests-check: kernel-patched kernel-stock $(PRELOAD_SO) vm-initramfs fstests-ro
 	@$(FSTESTS_ENV) $(FSTESTS_DIR)/check.sh $(FSTESTS_OUT)/check
 
 HELP_LINES += "fstests              fstests on ext4 in guests: GROUP=quick KERNEL=patched|stock|both HINT='none hot cold' TESTS='generic/001 ...'"
+CHECK_TARGETS += fstests-check
 HELP_LINES += "fstests-check        the short fstests list: patched unhinted and HOTCOLD=hot vs stock (TAP)"

@@ -26,6 +26,7 @@
 #   FSTESTS_TIMEOUT  seconds for one guest (default 600 + 900 per test in
 #                    TESTS, 48 h for a group)
 #   VM_MEM           guest memory, MiB (default 2048 here)
+#   FSTESTS_GUESTS   modes run at once, one guest each (default 1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -53,6 +54,8 @@ for t in $EXCLUDE; do case $t in */[0-9]*) ;; *) die "EXCLUDE: '$t' is not a tes
 case "$TESTS$EXCLUDE" in *[!a-z0-9/\ _-]*) die "TESTS/EXCLUDE: only test names like generic/001" ;; esac
 case $GROUP in *[!a-z0-9_,-]*) die "GROUP='$GROUP' is not a group name" ;; esac
 ntests=$(echo $TESTS | wc -w)
+jobs=${FSTESTS_GUESTS:-1}
+case $jobs in ''|*[!0-9]*|0) die "FSTESTS_GUESTS='$jobs': give how many guests may run at once (1 or more)" ;; esac
 if [ -n "$TESTS" ]; then timeout=${FSTESTS_TIMEOUT:-$((600 + 900 * ntests))}; else timeout=${FSTESTS_TIMEOUT:-172800}; fi
 case $timeout in ''|*[!0-9]*) die "FSTESTS_TIMEOUT='$timeout' is not a number of seconds" ;; esac
 for k in $kernels; do
@@ -95,37 +98,51 @@ xunit_tsv() {
 	' "$1"
 }
 
+# run_mode KERNEL HINT: one guest, its files in OUTDIR/KERNEL-HINT/; its
+# exit status in OUTDIR/KERNEL-HINT/status
+run_mode() {
+	local k=$1 h=$2 bz=$PATCHED_BZIMAGE m=$out/$1-$2 st t0 t1
+	[ "$k" = stock ] && bz=$STOCK_BZIMAGE
+	rm -rf "$m" && mkdir -p "$m"
+	echo "fstests: $k kernel, hint $h, ${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
+	t0=$(date +%s)
+	nice -n 19 "$top/vm/runner/run" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
+		--rootfs "$ROOTFS" --initrd-extra "$extra" -- \
+		"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' bash /initrd/fstests/guest.sh" \
+		>"$m/guest.out" 2>"$m/vmrun.err"
+	st=$?
+	t1=$(date +%s)
+	echo "$((t1 - t0))" >"$m/seconds"
+	awk -v dir="$m" -f "$top/bench/split-guest-output.awk" "$m/guest.out"
+	if [ -s "$m/result.xml" ]; then
+		xunit_tsv "$m/result.xml" >"$m/results.tsv"
+	else
+		: >"$m/results.tsv"
+	fi
+	echo "$st" >"$m/status"
+	if [ $st != 0 ] || [ ! -s "$m/results.tsv" ]; then
+		echo "fstests: $k-$h: the guest run failed (vm/runner/run exit $st); its output: $m/guest.out, $m/vmrun.err" >&2
+		tail -n 15 "$m/guest.out" "$m/vmrun.err" >&2
+	fi
+	echo "fstests: $k-$h: $(cut -f2 "$m/results.tsv" | sort | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }') in $((t1 - t0)) s" >&2
+}
+
+# The modes are independent guests: FSTESTS_GUESTS of them at once (each
+# TCG guest keeps one host core busy).
 rc=0
 t_all=$(date +%s)
+modes=""
 for k in $kernels; do
-	bz=$PATCHED_BZIMAGE; [ $k = stock ] && bz=$STOCK_BZIMAGE
 	hints=$HINT; [ $k = stock ] && hints=none
-	for h in $hints; do
-		m=$out/$k-$h
-		rm -rf "$m" && mkdir -p "$m"
-		echo "fstests: $k kernel, hint $h, ${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
-		t0=$(date +%s)
-		nice -n 19 "$top/vm/runner/run" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
-			--rootfs "$ROOTFS" --initrd-extra "$extra" -- \
-			"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' bash /initrd/fstests/guest.sh" \
-			>"$m/guest.out" 2>"$m/vmrun.err"
-		st=$?
-		t1=$(date +%s)
-		echo "$((t1 - t0))" >"$m/seconds"
-		awk -v dir="$m" -f "$top/bench/split-guest-output.awk" "$m/guest.out"
-		if [ -s "$m/result.xml" ]; then
-			xunit_tsv "$m/result.xml" >"$m/results.tsv"
-		else
-			: >"$m/results.tsv"
-		fi
-		echo "$st" >"$m/status"
-		if [ $st != 0 ] || [ ! -s "$m/results.tsv" ]; then
-			echo "fstests: $k-$h: the guest run failed (vm/runner/run exit $st); its output: $m/guest.out, $m/vmrun.err" >&2
-			tail -n 15 "$m/guest.out" "$m/vmrun.err" >&2
-			rc=1
-		fi
-		echo "fstests: $k-$h: $(cut -f2 "$m/results.tsv" | sort | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }') in $((t1 - t0)) s" >&2
-	done
+	for h in $hints; do modes="$modes $k-$h"; done
+done
+for km in $modes; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	run_mode "${km%%-*}" "${km#*-}" &
+done
+wait
+for km in $modes; do
+	[ "$(cat "$out/$km/status" 2>/dev/null)" = 0 ] && [ -s "$out/$km/results.tsv" ] || rc=1
 done
 echo "$(($(date +%s) - t_all))" >"$out/seconds"
 "$here/report.sh" "$out" >"$out/report.md" || { echo "fstests: report.sh failed" >&2; rc=1; }

@@ -6,7 +6,7 @@ set -eu
 out=${1:?usage: mkinitramfs.sh OUTPUT.cpio}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+trap 'rm -rf "$root" ${tmpout:+"$tmpout"}' EXIT
 
 bb=/bin/busybox
 [ -x "$bb" ] && ! ldd "$bb" >/dev/null 2>&1 ||
@@ -48,5 +48,9 @@ echo "nogroup:x:65534:" >>"$root/etc/group"
 [ -r /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/mke2fs.conf"
 install -m 0755 "$here/guest-init" "$root/init"
 
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out.tmp"
-mv "$out.tmp" "$out"
+# a temporary file of its own, then one rename: guests started at once
+# (vm/fstests/run.sh's modes) may each find the image stale and build it
+tmpout=$(mktemp "$out.XXXXXX")
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$tmpout"
+chmod 0644 "$tmpout"
+mv "$tmpout" "$out"
