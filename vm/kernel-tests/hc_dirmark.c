@@ -38,24 +38,6 @@ static const char *devname;
 
 /* ------------------------------------------------------------ helpers */
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t n = (ssize_t)strlen(s), w;
-
-	if (fd < 0) {
-		diag("open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	w = n ? write(fd, s, (size_t)n) : 0;
-	close(fd);
-	if (w != n) {
-		diag("write '%s' to %s: %s", s, path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 static long long counter(const char *name)
 {
 	return read_counter(devname, name);
@@ -239,9 +221,9 @@ static int trace_start(void)
 {
 	if (access(EVDIR "/enable", W_OK))
 		return -1;
-	if (write_str(TRACEFS "/tracing_on", "1") ||
-	    write_str(TRACEFS "/trace", "") ||
-	    write_str(EVDIR "/enable", "1"))
+	if (write_str(TRACEFS "/tracing_on", "1", 1) ||
+	    write_str(TRACEFS "/trace", "", 1) ||
+	    write_str(EVDIR "/enable", "1", 1))
 		return -1;
 	return 0;
 }
@@ -253,7 +235,7 @@ static void trace_stop(int *from_dir, int *from_open)
 	FILE *f;
 
 	*from_dir = *from_open = 0;
-	write_str(EVDIR "/enable", "0");
+	write_str(EVDIR "/enable", "0", 1);
 	f = fopen(TRACEFS "/trace", "r");
 	if (!f)
 		return;
@@ -545,7 +527,7 @@ static void mode_persist(const char *mnt)
 
 	snprintf(rot, sizeof(rot), "/sys/block/%s/queue/rotational",
 		 devname);
-	if (write_str(rot, "0")) {
+	if (write_str(rot, "0", 1)) {
 		tap_ok(0, "set %s to 0", rot);
 		return;
 	}
@@ -556,7 +538,7 @@ static void mode_persist(const char *mnt)
 	       counter("hint_inherited") - i0 == 1,
 	       "queue/rotational 0: the inherited hint is dropped "
 	       "(hint_dropped_nonrot +1, hint_inherited +1)");
-	tap_ok(!write_str(rot, "1"), "%s restored to 1", rot);
+	tap_ok(!write_str(rot, "1", 1), "%s restored to 1", rot);
 }
 
 static void mode_stock(const char *mnt)

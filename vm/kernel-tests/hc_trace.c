@@ -21,24 +21,6 @@ enum mode { M_HONOUR, M_NONROT, M_STOCK };
 
 static struct ext4_geom G;
 
-static int write_str(const char *path, const char *s, int trunc)
-{
-	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : 0));
-	ssize_t n = (ssize_t)strlen(s), w;
-
-	if (fd < 0) {
-		diag("open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	w = n ? write(fd, s, (size_t)n) : 0;
-	close(fd);
-	if (w != n) {
-		diag("write '%s' to %s: %s", s, path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 struct ev {
 	unsigned int maj, min;
 	unsigned long dir;

@@ -397,6 +397,25 @@ static HC_UNUSED const char *flag_name(int flag)
 	return "none";
 }
 
+/* Write @s to the file at @path (a sysfs or tracefs knob), O_TRUNC if @trunc. */
+static HC_UNUSED int write_str(const char *path, const char *s, int trunc)
+{
+	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : 0));
+	ssize_t n = (ssize_t)strlen(s), w;
+
+	if (fd < 0) {
+		diag("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	w = n ? write(fd, s, (size_t)n) : 0;
+	close(fd);
+	if (w != n) {
+		diag("write '%s' to %s: %s", s, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Write size bytes (in chunks of up to 1 MiB) and fsync. */
 static HC_UNUSED int write_fill(int fd, size_t size, unsigned char seed)
 {
