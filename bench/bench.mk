@@ -25,7 +25,7 @@ bench-run: $(BENCH_DEPS)
 
 bench-check: $(BENCH_DEPS)
 	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
-		BUILD=$(BUILD) $(TOP)/bench/check.sh
+		BUILD=$(BUILD) $(TOP)/bench/bench-check.sh
 
 aged-check: $(BENCH_DEPS)
 	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \

@@ -76,7 +76,7 @@ engine-check: $(ENGINE_TEST_MAP) $(ENGINE_SO) $(FIO_BIN)
 	timeout 60 $(ENGINE_TEST_MAP)
 	FIO=$(FIO_BIN) ENGINE=$(ENGINE_SO) BENCH=$(TOP)/bench \
 		WORKDIR=$(BUILD)/fio-engine/check \
-		timeout 600 sh $(ENGINE_DIR)/host-engine-check.sh
+		timeout 600 sh $(ENGINE_DIR)/engine-check.sh
 
 # Root tree for `vm/runner/run --initrd-extra`: the dynamic fio (external engines
 # need dlopen), the engine, the job files, the guest script, and every
@@ -88,7 +88,7 @@ engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)
 	cp $(FIO_BIN) $(ENGINE_GUEST_ROOT)/usr/bin/fio
 	cp $(ENGINE_SO) $(ENGINE_GUEST_ROOT)/usr/lib/fio/hotcold.so
 	cp $(PRELOAD_SO) $(ENGINE_GUEST_ROOT)/usr/lib/hotcold-preload.so
-	cp $(ENGINE_DIR)/guest-engine-check.sh $(ENGINE_DIR)/guest-*.fio \
+	cp $(ENGINE_DIR)/engine-guest-check.sh $(ENGINE_DIR)/guest-*.fio \
 		$(TOP)/vm/lib/tap.sh $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	cp $(TOP)/bench/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	for f in $(FIO_BIN) $(ENGINE_SO) $(PRELOAD_SO); do \
@@ -114,7 +114,7 @@ engine-guest-check: engine-guest-root kernel-patched kernel-stock vm-initramfs
 		echo "# engine-guest-check: $$fl kernel $$k"; \
 		timeout 1800 $(VMRUN) --kernel "$$k" --timeout 1500 \
 			--initrd-extra $(ENGINE_GUEST_ROOT) -- \
-			"KERNEL_FLAVOUR=$$fl sh /tests/hotcold/guest-engine-check.sh" || rc=1; \
+			"KERNEL_FLAVOUR=$$fl sh /tests/hotcold/engine-guest-check.sh" || rc=1; \
 	done; exit $$rc
 
 CHECK_TARGETS += engine-check preload-check

@@ -32,7 +32,7 @@ fstests: $(FSTESTS_KDEPS) $(PRELOAD_SO) vm-initramfs fstests-rootfs
 	@echo "  REPORT  $(FSTESTS_OUT)/run/report.md"
 
 fstests-check: kernel-patched kernel-stock $(PRELOAD_SO) vm-initramfs fstests-rootfs
-	@$(FSTESTS_ENV) $(FSTESTS_DIR)/check.sh $(FSTESTS_OUT)/check
+	@$(FSTESTS_ENV) $(FSTESTS_DIR)/fstests-check.sh $(FSTESTS_OUT)/check
 
 HELP_LINES += "fstests              fstests on ext4 in guests: GROUP=quick KERNEL=patched|stock|both HINT='none hot cold' TESTS='generic/001 ...'"
 CHECK_TARGETS += fstests-check

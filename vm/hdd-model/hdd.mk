@@ -51,7 +51,7 @@ $(HDD_OUT)/hdd-nbdread: $(HDD_SRC)/hdd-nbdread.c
 	fi
 
 hdd-check: hdd
-	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/run-tests.sh
+	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/hdd-check.sh
 
 # The model against published drives (HP 97560, Cheetah 9LP): measured
 # vs published with % errors; fails if an error is above its tolerance.

@@ -6,12 +6,12 @@
 # fstests' reason; a failure stock shows too is a SKIP naming it; so is every
 # stock failure (the baseline, not the series).  The hinted mode must also
 # show hinted creates honoured (the kernel's ext4_hotcold_alloc events).
-# Usage: vm/fstests/check.sh OUTDIR   (environment: as vm/fstests/run.sh;
+# Usage: vm/fstests/fstests-check.sh OUTDIR   (environment: as vm/fstests/run.sh;
 #        TESTS defaults to vm/fstests/short-list; FSTESTS_CHECK_REUSE=1 judges
 #        the results already in OUTDIR without running the guests again)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:?usage: check.sh OUTDIR}
+out=${1:?usage: fstests-check.sh OUTDIR}
 export TESTS=${TESTS:-$(sed 's/#.*//' "$here/short-list" | xargs)}
 export KERNEL=both HINT="none hot" GROUP=""
 # the three guests at once (one host core each, shared): about half the

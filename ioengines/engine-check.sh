@@ -1,5 +1,5 @@
 #!/bin/sh
-# host-engine-check.sh - host tests of the hotcold fio engine.
+# engine-check.sh - host tests of the hotcold fio engine.
 #
 # Runs the engine on the host's filesystem (whatever it is), so it checks
 # what the host can show: options and help, files created by the engine
@@ -7,9 +7,9 @@
 # a kernel without O_HOT/O_COLD, the seek log's arithmetic, and bad input
 # (unknown hotness, unwritable log, non-ext4, no readable superblock).
 # Block-group placement under a patched kernel is the guest's job
-# (guest-engine-check.sh).
+# (engine-guest-check.sh).
 #
-# Usage: FIO=.../fio ENGINE=.../hotcold.so BENCH=.../bench WORKDIR=dir sh host-engine-check.sh
+# Usage: FIO=.../fio ENGINE=.../hotcold.so BENCH=.../bench WORKDIR=dir sh engine-check.sh
 # Prints TAP lines; exits 1 if any test failed.
 set -u
 

@@ -1,10 +1,10 @@
 #!/bin/sh
-# guest-engine-check.sh - the hotcold fio engine on a real ext4, in a guest.
+# engine-guest-check.sh - the hotcold fio engine on a real ext4, in a guest.
 #
 # Runs inside a vm/runner/run guest (busybox sh, root, /dev/vda a fresh 64 GiB
 # rotational disk) from the tree `make engine-guest-root` stages:
 #   vm/runner/run --kernel BZIMAGE --initrd-extra build/fio-guest/root -- \
-#       'KERNEL_FLAVOUR=patched sh /tests/hotcold/guest-engine-check.sh'
+#       'KERNEL_FLAVOUR=patched sh /tests/hotcold/engine-guest-check.sh'
 # KERNEL_FLAVOUR=patched: hot files must sit in the first third of the
 # disk, cold files in the last third, unhinted files next to their
 # directory; the ext4 counters must count the hinted creations; debugfs
@@ -22,7 +22,7 @@ SO=${HOTCOLD_ENGINE:-/usr/lib/fio/hotcold.so}
 
 # the project's TAP helper (vm/lib/tap.sh), staged next to this script
 . "$HERE/tap.sh"
-tap_name="guest-engine-check (KERNEL_FLAVOUR=$FLAVOUR)"
+tap_name="engine-guest-check (KERNEL_FLAVOUR=$FLAVOUR)"
 finish() {
 	tap_done
 	exit $?
@@ -30,7 +30,7 @@ finish() {
 
 case $FLAVOUR in
 patched|stock) ;;
-*)	echo "guest-engine-check: set KERNEL_FLAVOUR=patched or stock (got '$FLAVOUR')" >&2
+*)	echo "engine-guest-check: set KERNEL_FLAVOUR=patched or stock (got '$FLAVOUR')" >&2
 	exit 2 ;;
 esac
 # e2fsprogs' tools, not busybox's applets of the same name (busybox sh
@@ -49,7 +49,7 @@ DEBUGFS=$(e2tool debugfs)
 DUMPE2FS=$(e2tool dumpe2fs)
 for t in "$FIO" "$SO" "$MKE2FS" "$DEBUGFS" "$DUMPE2FS"; do
 	command -v "$t" >/dev/null 2>&1 || [ -e "$t" ] ||
-		{ echo "guest-engine-check: $t missing (make engine-guest-root)" >&2; exit 2; }
+		{ echo "engine-guest-check: $t missing (make engine-guest-root)" >&2; exit 2; }
 done
 devname=${DEV##*/}
 echo "# kernel $(uname -r), flavour $FLAVOUR, $DEV rotational=$(cat /sys/block/$devname/queue/rotational 2>/dev/null)"
