@@ -1,6 +1,6 @@
 # bench/tools.mk - the benchmark's own C tools (included by the top Makefile).
 #
-#   make bench-tools        $(BUILD)/bench-tools/hc-age and hc-move (static,
+#   make bench-tools        $(BUILD)/bench-tools/hc-age, hc-move, hc-mark (static,
 #                           they run in the guest) and hc-tracejoin (host)
 #   make bench-tools-check  host tests of hc-age and hc-tracejoin, and of
 #                           bench/csv.awk (TAP); no VM, no mounting
@@ -8,6 +8,8 @@
 # hc-age ages an ext4 filesystem to a target fullness (bench/age.c);
 # hc-tracejoin joins the disk model's trace with the engine's seek log,
 # request by request (bench/tracejoin.c).
+# hc-mark marks a directory hot or cold (patch 12; bench/mark.c), for the
+# job files' ";@mark" lines (bench/dirmark.fio).
 # hc-move moves a file's data into the hot or cold region online
 # (EXT4_IOC_MOVE_EXT; bench/move.c); its tests run in the guest
 # (vm/kernel-tests/guest-check.sh).
@@ -20,7 +22,7 @@ BTOOLS_OUT := $(BUILD)/bench-tools
 BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
 
 .PHONY: bench-tools bench-tools-check
-bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move
+bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark
 
 $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
@@ -29,6 +31,10 @@ $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/i
 $(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(TOP)/ioengines/hotcold-fiemap.h $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
+
+$(BTOOLS_OUT)/hc-mark: $(TOP)/bench/mark.c
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -static -o $@ $<
 
 $(BTOOLS_OUT)/hc-tracejoin: $(TOP)/bench/tracejoin.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
