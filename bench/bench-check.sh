@@ -68,6 +68,36 @@ t "broken job file: non-zero exit" [ $rc != 0 ]
 t "broken job file: message names the scenario" grep -q "scenario 'randread'" "$tmp/bad.err"
 t "broken job file: RESULTS.md marked partial" grep -q PARTIAL "$tmp/PARTIAL.md"
 
+# Command queueing: the same pairs at queue depth 1 and 32 (QUICK sizes,
+# time-scale 1: the queue forms in real time).  At 32 the drive reorders,
+# so the hot+cold pair's positioning per read must fall well below depth
+# 1's, and the guest's scheduler must be the one the scenario names.
+q=$build/bench-check-qd
+rm -rf "$q"
+t "queueing scenarios run: qd-mixed-1-none and qd-mixed-32-deadline" \
+	env QUICK=1 RUNS=1 SCENARIO="qd-mixed-1-none qd-mixed-32-deadline" RESULTS="$tmp/qd/RESULTS.md" \
+	RESULTS_TITLE="Command queueing" timeout 900 "$top/bench/run.sh" "$q"
+t "qd 32: the guest's scheduler was mq-deadline" grep -qx 'scheduler=mq-deadline' "$q/qd-mixed-32-deadline/run1/env.txt"
+t "qd 1: the guest's scheduler was none" grep -qx 'scheduler=none' "$q/qd-mixed-1-none/run1/env.txt"
+t "qd 32: the drive served reads out of arrival order" sh -c "awk -F, 'NR > 1 && \$6 == \"read\" { if (\$1 < last) n++; last = \$1 } END { exit !(n > 10) }' '$q/qd-mixed-32-deadline/run1/trace.csv'"
+pos() { awk -F, -v s="$1" -v p="$2" '$1 == s && $4 == p { print $9 }' "$q/summary/qd-pairs.csv"; }
+atd() { awk -F, -v s="$1" -v p="$2" '$1 == s && $4 == p { print $17 }' "$q/summary/qd-pairs.csv"; }
+p1=$(pos qd-mixed-1-none hc) p32=$(pos qd-mixed-32-deadline hc)
+t "hot+cold positioning per read: depth 32 ($p32 ms) < half of depth 1 ($p1 ms)" \
+	awk -v a="$p32" -v b="$p1" 'BEGIN { exit !(a != "" && b > 0 && a < b / 2) }'
+t "depth 1: at most 2 reads of a pair at the drive ($(atd qd-mixed-1-none hc))" [ "$(atd qd-mixed-1-none hc)" = 2 ]
+t "depth 32: more than 2 reads of a pair at the drive ($(atd qd-mixed-32-deadline hc))" [ "$(atd qd-mixed-32-deadline hc)" -gt 2 ]
+t "queueing page: the section, its table and figure" sh -c "grep -q '^## Command queueing' '$tmp/qd/RESULTS.md' &&
+	grep -q '^| qd-mixed-32-deadline | 32 | mq-deadline | hc' '$tmp/qd/RESULTS.md' && [ -f '$tmp/qd/plots/figures/qd-mixed.png' ] &&
+	grep -q 'plots/figures/qd-mixed.png' '$tmp/qd/RESULTS.md'"
+t "queueing page: the validation table from hdd-validate" grep -q '^| cheetah9lp | average_seek |' "$tmp/qd/RESULTS.md"
+t "queueing page: titled as asked" grep -qx '# Command queueing' "$tmp/qd/RESULTS.md"
+# a bad job column: exit 2, naming it, before any guest
+grep -v '^#' "$top/bench/scenarios" | sed 's/mixed-qd.fio:qd=32,sched=mq-deadline/mixed-qd.fio:qd=33,sched=mq-deadline/' >"$tmp/bad-scen"
+env SCENARIOS="$tmp/bad-scen" SCENARIO=qd-mixed-32-deadline RESULTS="$tmp/NO3.md" timeout 60 "$top/bench/run.sh" "$tmp/bad3" >/dev/null 2>"$tmp/bad3.err"
+rc=$?
+t "qd=33 in a job column: exit 2, names the value" sh -c "[ $rc = 2 ] && grep -q 'qd=33' '$tmp/bad3.err' && [ ! -e '$tmp/NO3.md' ]"
+
 env PROFILE=nosuchdrive RESULTS="$tmp/NO.md" timeout 60 "$top/bench/run.sh" "$tmp/bad2" >"$tmp/bad2.out" 2>"$tmp/bad2.err"
 rc=$?
 t "unknown PROFILE: exit 2, names the value" sh -c "[ $rc = 2 ] && grep -q nosuchdrive '$tmp/bad2.err'"

@@ -25,6 +25,23 @@ uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 	echo "rotational=$(cat /sys/block/vda/queue/rotational)"
 } >$out/env.txt
 
+# The guest's I/O scheduler (BENCH_SCHED: none or mq-deadline; "default"
+# or unset: the kernel's choice) and the job's queue depth (BENCH_QD).
+q=/sys/block/vda/queue
+case ${BENCH_SCHED:-default} in
+default) ;;
+none|mq-deadline)
+	echo "$BENCH_SCHED" >$q/scheduler 2>/dev/null
+	grep -q "\[$BENCH_SCHED\]" $q/scheduler ||
+		{ echo "guest-scenario: cannot set the scheduler to $BENCH_SCHED (have: $(cat $q/scheduler))"; exit 2; } ;;
+*) echo "guest-scenario: BENCH_SCHED=$BENCH_SCHED: use none or mq-deadline"; exit 2 ;;
+esac
+{
+	echo "scheduler=$(sed -n "s/.*\[\(.*\)\].*/\1/p" $q/scheduler)"
+	echo "nr_requests=$(cat $q/nr_requests)"
+	echo "qd=${BENCH_QD:-1}"
+} >>$out/env.txt
+
 if [ "$job" = zones ]; then
 	# O_DIRECT sequential read at the start vs the end of the disk.
 	mib=$(( $(cat /sys/block/vda/size) / 2048 ))

@@ -75,6 +75,15 @@ if has "$sum/trace-seek.csv"; then
 	draw seek-latency bench-seek-latency.gp -e "dir='$sum'" -e "profile='$profile'"
 else skip seek-latency trace-seek.csv; fi
 
+# command queueing: positioning per read and reads/s per pair (bench/summarise-qd.sh)
+for k in mixed:hc,nn,hh:hot+cold,unhinted+unhinted,hot+hot randread:hot,none:hot,unhinted; do
+	IFS=: read -r kind pairs titles <<<"$k"
+	if has "$sum/qd-wide-$kind.csv"; then
+		draw "qd-$kind" bench-qd.gp -e "dir='$sum'" -e "kind='$kind'" -e "pairs='${pairs//,/ }'" \
+			-e "titles='${titles//,/ }'"
+	else skip "qd-$kind" "qd-wide-$kind.csv"; fi
+done
+
 if has "$sum/compare-seq.csv" && has "$sum/compare-rand.csv"; then
 	draw stock-vs-patched bench-stock-vs-patched.gp -e "dir='$sum'"
 else skip stock-vs-patched "compare-{seq,rand}.csv"; fi

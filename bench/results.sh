@@ -50,12 +50,13 @@ fig() { # name caption
 . "$top/bench/scen.sh" && scen_init "$out" || exit 2
 rows_for() { awk -F, -v s="$2" 'FNR > 1 && $1 == s { f = 1; exit } END { exit !f }' "$1" 2>/dev/null; }
 missing=$(
-	for m in seq rand placement aged promote zones scaleout; do
+	for m in seq rand placement aged promote zones scaleout qd; do
 		for s in $(scen "$out" $m); do
 			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
 			case $m in
 			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;; placement) f=$sum/placement-thirds.csv ;;
 			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; zones) f=$sum/zones.csv ;; scaleout) f=$out/scaleout/scaleout.csv ;;
+			qd) f=$sum/qd-runs.csv ;;
 			esac
 			case $m in
 			placement|zones|scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
@@ -65,7 +66,7 @@ missing=$(
 	done)
 
 {
-	echo "# Results"
+	echo "# ${RESULTS_TITLE:-Results}"
 	echo
 	echo "Written by \`make bench\` from the files of the run started $(env_of date) in"
 	echo "\`$rel/\` (one run); nothing here is typed by hand. Figures: PNG in"
@@ -182,6 +183,8 @@ missing=$(
 		fig seek-latency "service time vs seek distance (model trace) with the model's seek curve"
 	fi
 
+	"$top/bench/results-qd.sh" "$out" "$figdir"
+
 	if [ "$(cat "$sum/compare-seq.csv" "$sum/compare-rand.csv" 2>/dev/null | grep -vc "^job,")" -gt 0 ]; then
 		echo
 		echo "## Stock vs patched kernel (same job files)"
@@ -285,6 +288,34 @@ missing=$(
 		echo
 		echo "On the stock kernel open() ignores the unknown bits, so its three rows"
 		echo "measure the same code path and show the run-to-run noise."
+	fi
+
+	if [ -s "$sum/validation.md" ]; then
+		echo
+		echo "## The disk model against published drives (vm/hdd-model/hdd-validate)"
+		echo
+		echo "Run by this benchmark run (\`hdd-validate\`, on the model's clock): the"
+		echo "HP 97560 profile against the Ruemmler & Wilkes formulas, and a second"
+		echo "drive built from published figures only (DiskSim 4.0's validated Seagate"
+		echo "Cheetah 9LP), measured vs published, with the tolerance each row must"
+		echo "meet (make hdd-check fails otherwise; \"shown\" rows are reported only)."
+		echo
+		cat "$sum/validation.md"
+	fi
+
+	# Pages that other runs wrote (results/*/RESULTS.md, each from one run
+	# of its own): linked with the line that names its run, no numbers.
+	others=$(cd "$(dirname "$page")" && ls results/*/RESULTS.md 2>/dev/null | grep -vx "${page#"$(dirname "$page")"/}" || true)
+	if [ -n "$others" ] && [ "$(basename "$(dirname "$(dirname "$page")")")" != results ]; then
+		echo
+		echo "## Pages from other runs"
+		echo
+		echo "Scenarios measured by runs of their own (\`make bench-run SCENARIO=... RESULTS=results/NAME/RESULTS.md\`);"
+		echo "each page says which run wrote it."
+		echo
+		for o in $others; do
+			echo "- [$(sed -n 's/^# //p' "$(dirname "$page")/$o" | head -n 1)]($o): $(grep -m1 '^Written by' "$(dirname "$page")/$o" | sed 's/^Written by //; s/ in$//')"
+		done
 	fi
 } >"$tmp"
 mv "$tmp" "$page"

@@ -14,8 +14,12 @@
 #   SCENARIO=NAMES run only these scenarios (space-separated; a name or a
 #                  prefix: aged, aged-80, ...)
 #   TIME_SCALE=F   the disk model's time-scale (default 1)
-#   RESULTS=FILE   where to write RESULTS.md (default the repo's)
+#   RESULTS=FILE   where to write RESULTS.md (default the repo's); a page of
+#                  a run of its own goes to results/NAME/RESULTS.md (its
+#                  figures next to it), and the repo's page links it
+#   RESULTS_TITLE=T the page's title (default "Results")
 #   JOB_DIR=DIR    take the job files from DIR (default bench/)
+#   SCENARIOS=FILE the scenario table (default bench/scenarios)
 #   BENCH_DISK=SIZE the modelled disk (default 64G)
 #   AGED_SEED, AGED_SETS, AGED_CHURN, AGED_IO   the aged scenarios' hc-age
 #                  seed, sets, churn and random-read bytes per job
@@ -44,6 +48,7 @@ BZIMAGE_PATCHED=${BZIMAGE_PATCHED:-$build/kbuild-patched/arch/x86/boot/bzImage}
 BZIMAGE_STOCK=${BZIMAGE_STOCK:-$build/kbuild-stock/arch/x86/boot/bzImage}
 FIO_ROOT=${FIO_ROOT:-$build/fio-guest/root}
 HDD_CURVES=${HDD_CURVES:-$build/hdd/hdd-curves}
+HDD_VALIDATE=${HDD_VALIDATE:-$build/hdd/hdd-validate}
 BTOOLS=${BTOOLS:-$build/bench-tools}
 AGED_CACHE=${AGED_CACHE:-$build/aged}
 JOB_DIR=${JOB_DIR:-$top/bench}
@@ -58,10 +63,11 @@ die() { echo "bench/run.sh: $*" >&2; exit 2; }
 # ---- scenarios: bench/scenarios (name kernel job fill quick measures)
 # scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);
 # one run whatever RUNS says: it shows the set-up, the scenarios above measure.
-[ -r "$top/bench/scenarios" ] || die "bench/scenarios missing"
-all_scenarios=$(grep -v '^#' "$top/bench/scenarios" | awk 'NF')
-echo "$all_scenarios" | awk 'NF != 6 { print "bench/scenarios: line \"" $0 "\": want 6 fields"; bad = 1 } END { exit bad }' >&2 ||
-	die "bench/scenarios is malformed"
+SCENARIOS=${SCENARIOS:-$top/bench/scenarios}
+[ -r "$SCENARIOS" ] || die "$SCENARIOS missing"
+all_scenarios=$(grep -v '^#' "$SCENARIOS" | awk 'NF')
+echo "$all_scenarios" | awk -v f="${SCENARIOS#"$top"/}" 'NF != 6 { print f ": line \"" $0 "\": want 6 fields"; bad = 1 } END { exit bad }' >&2 ||
+	die "${SCENARIOS#"$top"/} is malformed"
 
 # ---- check the input
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
@@ -77,7 +83,8 @@ grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||
 [ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
 [ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
 [ -x "$HDD_CURVES" ] || die "'$HDD_CURVES' missing: make hdd"
-for t in hc-age hc-move hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
+[ -x "$HDD_VALIDATE" ] || die "'$HDD_VALIDATE' missing: make hdd"
+for t in hc-age hc-move hc-mark hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
 selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" '
 	BEGIN { n = split(s, want, " ") }
 	NF == 6 { if (!n) { if ($5 != "x" && (q == 0 || $5 == "q")) print; next }
@@ -87,9 +94,31 @@ for w in $SCENARIO; do
 	echo "$all_scenarios" | awk -v w="$w" 'NF == 6 && ($1 == w || index($1, w "-") == 1) { f = 1 } END { exit !f }' ||
 		die "SCENARIO: '$w' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
 done
-for j in $(echo "$selected" | awk '$3 != "zones" { print $3 }' | sort -u); do
+for j in $(echo "$selected" | awk '$3 != "zones" { sub(/:.*/, "", $3); print $3 }' | sort -u); do
 	[ -r "$JOB_DIR/$j" ] || die "job file $JOB_DIR/$j missing"
 done
+# job_params JOB: a job column may name the drive's queue and the guest's
+# scheduler after the file: JOB.fio:qd=N,sched=NAME (the qd scenarios).
+# Prints "QD SCHED" (1 and the guest's default when not given).
+job_params() {
+	local p qd=1 sched=default kv
+	case $1 in *:*) p=${1#*:} ;; *) p="" ;; esac
+	for kv in ${p//,/ }; do
+		case $kv in
+		qd=*) qd=${kv#qd=}
+			case $qd in ''|*[!0-9]*) return 1 ;; esac
+			[ "$qd" -ge 1 ] && [ "$qd" -le 32 ] || return 1 ;;
+		sched=none|sched=mq-deadline) sched=${kv#sched=} ;;
+		*) return 1 ;;
+		esac
+	done
+	echo "$qd $sched"
+}
+while read -r n _ j f _; do
+	job_params "$j" >/dev/null ||
+		die "${SCENARIOS#"$top"/}: job '$j': after the file, give qd=1..32 and sched=none or sched=mq-deadline (e.g. mixed-qd.fio:qd=32,sched=none)"
+	case $j:$f in *:*:0) ;; *:*:*) die "${SCENARIOS#"$top"/}: $n: qd= and sched= are for a fresh filesystem (fill 0), not fill $f" ;; esac
+done <<<"$selected"
 
 # ---- the guest's extra files: the runner script and the job files
 mkdir -p "$out"
@@ -98,7 +127,7 @@ rm -rf "$out/guest-root" "$out/figures" "$out/status" "$out/summary"
 for s in $(echo "$all_scenarios" | awk "NF { print \$1 }"); do rm -rf "${out:?}/$s"; done
 mkdir -p "$out/guest-root/tests/bench" "$out/figures" "$out/summary"
 cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-promote.sh" \
-	"$top/bench/job-env.sh" "$BTOOLS/hc-age" "$BTOOLS/hc-move" \
+	"$top/bench/job-env.sh" "$BTOOLS/hc-age" "$BTOOLS/hc-move" "$BTOOLS/hc-mark" \
 	"$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
 : >"$out/status"
 {
@@ -120,6 +149,16 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-p
 # The model's curves for this profile and disk size (zone rates, seek curve).
 "$HDD_CURVES" "$top/vm/hdd-model/profiles.conf" "$PROFILE" "$DISK_SIZE" "$out/summary/hdd" \
 	>"$out/summary/hdd-curves.txt" 2>&1 || die "hdd-curves failed for profile '$PROFILE' (see $out/summary/hdd-curves.txt)"
+
+failed=0
+# The model against published drives (the page's validation table); a
+# figure out of its tolerance fails the run's page, not the measurements.
+if ! "$HDD_VALIDATE" "$top/vm/hdd-model/profiles.conf" "$out/summary/validation.csv" "$out/summary/validation.md" \
+	>"$out/summary/validation.txt" 2>&1; then
+	echo "bench/run.sh: hdd-validate: the model is outside a published figure's tolerance (see $out/summary/validation.txt)" >&2
+	echo "validation - FAIL" >>"$out/status"
+	failed=1
+fi
 
 # split_guest_output RAW DIR: the files between the marker lines
 split_guest_output() { awk -v dir="$2" -f "$top/bench/split-guest-output.awk" "$1"; }
@@ -188,9 +227,10 @@ join_trace() {
 		"$d/trace.csv" "$d/seek.csv" >"$d/join.out" 2>"$d/join.err"
 }
 
-failed=0
 run_one() { # name kernel job fill run
-	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 img dir cmd rc
+	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 img dir cmd rc qd sched
+	read -r qd sched <<<"$(job_params "$job")"
+	job=${job%%:*}
 	dir=$out/$name/run$r
 	rm -rf "$dir" && mkdir -p "$dir"
 	[ "$kernel" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
@@ -208,11 +248,11 @@ run_one() { # name kernel job fill run
 		base=",base=$aged/disk.img"
 		cmd="sh /tests/bench/guest-aged.sh measure /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"
 	else
-		cmd="BENCH_QUICK=$QUICK sh /tests/bench/guest-scenario.sh /tests/bench/$job"
+		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest-scenario.sh /tests/bench/$job"
 	fi
 	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$fill" != 0 ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}")"
 	nice "$top/vm/runner/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
-		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv$base" \
+		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,queue-depth=$qd,trace=$dir/trace.csv$base" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
 		-- "$cmd" >"$dir/guest.out" 2>"$dir/vmrun.err"
 	rc=$?

@@ -215,6 +215,9 @@ done
 # ---- aged filesystems: the image's state and each set's placement
 "$(dirname "$0")/summarise-aged.sh" "$out" || rc=1
 
+# ---- command queueing: service, queueing and positioning per job and pair
+"$(dirname "$0")/summarise-qd.sh" "$out" || rc=1
+
 
 # ---- promotion (the scenarios that measure promote): per run, where the
 # moved set was before and after (hc-move's rows, fraction of its bytes in
