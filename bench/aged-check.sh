@@ -81,7 +81,7 @@ t "with the reserve on, >= 90% of the hot set in the first third at 80% (got ${h
 # a trace row of its own (its LBA, 8 sectors, the same arrival), not with
 # the checksum's readahead rows.
 rm -rf "$out-p"
-t "promote-80 runs on the cached aged-80 image (4G)" env QUICK=1 RUNS=1 SCENARIO=promote-80 TIME_SCALE=0.1 BENCH_DISK=4G \
+t "promote-80 and dirmark-80 run on the cached aged-80 image (4G)" env QUICK=1 RUNS=1 SCENARIO="promote-80 dirmark-80" TIME_SCALE=0.1 BENCH_DISK=4G \
 	AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE="$tmp/cache3" AGED_SEED=7 RESULTS="$tmp/R5.md" \
 	VM_TIMEOUT=900 AGED_TIMEOUT=900 timeout 1800 "$top/bench/run.sh" "$out-p"
 t "promote-80 reused the aged-80 image" grep -q 'aged image 80%: cached' "$tmp/log"
@@ -98,5 +98,15 @@ t "promote: the move put N in the first third, same inodes and contents" awk -F,
 	"$out-p/summary/promote-runs.csv"
 t "RESULTS.md has the promotion section with N-before and N-after" sh -c "grep -q '^## Promotion' '$tmp/R5.md' &&
 	grep -q '^| promote-80 | N-before |' '$tmp/R5.md' && grep -q '^| promote-80 | N-after |' '$tmp/R5.md'"
+# dirmark-80: files created with a plain open() in a directory marked hot
+# (patch 12) land where O_HOT files do, and the kernel counts them
+dm() { awk -F, -v j="$1" -v c="$2" '$1 == "dirmark-80" && $3 == j { print $c; exit }' "$out-p/summary/dirmark-runs.csv"; }
+t "dirmark: the directory read back as marked hot" [ "$(dm marked 10)" = "dm-marked=hot" ]
+t "dirmark: a plain open() in the marked directory: $(dm marked 5) of the bytes in the first third (>= 0.9)" \
+	awk -v f="$(dm marked 5)" 'BEGIN { exit !(f != "" && f >= 0.9) }'
+t "dirmark: O_HOT at open(): $(dm o_hot 5) in the first third (>= 0.9)" awk -v f="$(dm o_hot 5)" 'BEGIN { exit !(f != "" && f >= 0.9) }'
+t "dirmark: hint_inherited counts the marked job's 8 creates ($(dm marked 8))" [ "$(dm marked 8)" = 8 ]
+t "RESULTS.md has the directory-mark section with its three jobs" sh -c "grep -q '^## Unmodified applications: a directory marked hot (dirmark-80' '$tmp/R5.md' &&
+	grep -q '^| marked | 8 |' '$tmp/R5.md' && grep -q '^| unmarked | 8 |' '$tmp/R5.md' && grep -q '^| o_hot | 8 |' '$tmp/R5.md'"
 [ $failed = 0 ] || { echo "aged-check: details in the log below" >&2; tail -n 40 "$tmp/log" >&2; }
 tap_done

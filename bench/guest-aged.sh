@@ -89,6 +89,15 @@ measure)
 	export AGED_RAND_SIZE=$AGED_H_SIZE AGED_SEQ_SIZE=$AGED_HS_SIZE AGED_IO=$3
 	export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_MNT=/mnt HOTCOLD_LOGDIR=$out
 	df -k /mnt | awk 'NR == 2 { printf "df_used_pct=%.2f\n", 100 * $3 / $2 }' >>$out/env.txt
+	# the job's directories; ";@mark DIR MODE" lines: DIR marked hot or
+	# cold (patch 12, hc-mark) before any file is created in it
+	for d in $(sed -n 's/^directory=//p' "$job" | sed "s|\${HOTCOLD_MNT}|$HOTCOLD_MNT|g" | tr ':' ' '); do
+		mkdir -p "$d" || exit 1
+	done
+	sed -n 's/^;@mark  *\([^ ]*\)  *\([a-z]*\) *$/\1 \2/p' "$job" | while read -r d m; do
+		mkdir -p "/mnt/$d" && "$here/hc-mark" "$m" "/mnt/$d" || { echo "guest-aged: marking /mnt/$d $m failed"; exit 1; }
+		echo "mark_$d=$("$here/hc-mark" "/mnt/$d" | cut -d' ' -f2)" >>$out/env.txt
+	done || exit 1
 	cd /mnt
 	fio --output-format=json --output=$out/fio.out "$job" >$out/fio.stdout 2>$out/fio.stderr
 	rc=$?

@@ -50,13 +50,13 @@ fig() { # name caption
 . "$top/bench/scen.sh" && scen_init "$out" || exit 2
 rows_for() { awk -F, -v s="$2" 'FNR > 1 && $1 == s { f = 1; exit } END { exit !f }' "$1" 2>/dev/null; }
 missing=$(
-	for m in seq rand placement aged promote zones scaleout qd; do
+	for m in seq rand placement aged promote zones scaleout qd dirmark; do
 		for s in $(scen "$out" $m); do
 			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
 			case $m in
 			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;; placement) f=$sum/placement-thirds.csv ;;
 			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; zones) f=$sum/zones.csv ;; scaleout) f=$out/scaleout/scaleout.csv ;;
-			qd) f=$sum/qd-runs.csv ;;
+			qd) f=$sum/qd-runs.csv ;; dirmark) f=$sum/dirmark-runs.csv ;;
 			esac
 			case $m in
 			placement|zones|scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
@@ -184,6 +184,38 @@ missing=$(
 	fi
 
 	"$top/bench/results-qd.sh" "$out" "$figdir"
+
+	for n in $(scen "$out" dirmark); do
+		rows_for "$sum/dirmark.csv" "$n" || continue
+		echo
+		echo "## Unmodified applications: a directory marked hot ($n, bench/dirmark.fio)"
+		echo
+		echo "Patch 12: \`system.hotcold\` set to \"hot\" on a directory (hc-mark) makes"
+		echo "every regular file created in it take O_HOT's placement, whatever"
+		echo "program creates it. On the aged image of this scenario (see the"
+		echo "Environment and the ageing parameters below), three jobs one after"
+		echo "another create 8 files each with fio's hotcold engine and read them at"
+		echo "random: **marked** opens with no flag in the marked directory (what an"
+		echo "unchanged program does), **unmarked** the same in a plain directory,"
+		echo "**o_hot** asks with O_HOT at open(). Fraction of each job's bytes in the"
+		echo "first third of the disk (the engine's FIEMAP log); service time at the"
+		echo "disk (model's trace, joined read by read); median of the runs (min-max)."
+		echo
+		echo "| job | files | bytes in the first third | service p50 (disk, ms) | engine p50 (guest, ms) | runs |"
+		echo "|---|---|---|---|---|---|"
+		awk -F, -v n="$n" 'NR > 1 && $1 == n { print $2 }' "$sum/dirmark.csv" | while read -r j; do
+			echo "| $j | $(awk -F, -v n="$n" -v j="$j" '$1 == n && $3 == j { print $4; exit }' "$sum/dirmark-runs.csv") | $(mmm "$sum/dirmark.csv" "$n" "$j" 3) | $(dmm "$n" "$j" service_p50_ms) | $(dmm "$n" "$j" engine_p50_ms) | $(cell "$sum/dirmark.csv" "$n" "$j" 6) |"
+		done
+		echo
+		echo "Counters after each run (the guest's /sys/fs/ext4/vda; a run mounts the image afresh):"
+		echo
+		awk -F, -v n="$n" 'NR > 1 && $1 == n && !seen[$2]++ { printf "- %s: hint_inherited %s, hint_honoured %s; marks read back: %s\n", $2, $8, $9, $10 }' "$sum/dirmark-runs.csv"
+		e=$out/$n/aging/env.txt st=$out/$n/aging/state.txt
+		if [ -f "$e" ]; then
+			echo
+			echo "The aged image: $(sed -n 's/^df_used_pct=/df used /p' "$e" | head -n 1)%, made by hc-age (seed $(env_of aged_seed), churn $(env_of aged_churn), sets $(env_of aged_sets)) on the $(env_of disk) disk; $(sed -n 's/^image=/cached as /p' "$e" | head -n 1)."
+		fi
+	done
 
 	if [ "$(cat "$sum/compare-seq.csv" "$sum/compare-rand.csv" 2>/dev/null | grep -vc "^job,")" -gt 0 ]; then
 		echo
