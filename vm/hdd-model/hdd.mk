@@ -17,11 +17,13 @@ HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-curves \
 	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-validate
 
-$(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL)
+$(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL) $(HDD_SRC)/hdd-cache.c \
+		$(HDD_SRC)/hdd-cache.h
 	@mkdir -p $(HDD_OUT)
 	nice $(HDD_CC) $(HDD_CFLAGS) -fPIC -shared \
 		$$(pkg-config --cflags nbdkit 2>/dev/null) \
-		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c -lm -lpthread
+		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c \
+		$(HDD_SRC)/hdd-cache.c -lm -lpthread
 
 $(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL) $(TOP)/vm/lib/tap.h
 	@mkdir -p $(HDD_OUT)
