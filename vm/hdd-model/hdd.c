@@ -764,12 +764,14 @@ hdd_can_fua (nbdkit_next *next, void *handle)
 }
 
 /* write-cache=on: what a write, zero or trim of [OFFSET, +COUNT) must
- * do before it goes to the media: carve it out of the cache (older
- * cached data it overwrites must never be destaged after it) and wait
- * for an overlapping extent being destaged.  Called with lock held.
+ * do first: carve it out of the cache (older cached data it overwrites
+ * must never be destaged after it) and, if it goes to the media
+ * (TO_MEDIA), wait for an overlapping extent being destaged.  A cached
+ * write need not: the one destage thread writes that extent first.
+ * Called with lock held.
  */
 static int
-cache_make_way (uint64_t offset, uint32_t count, int *err)
+cache_make_way (uint64_t offset, uint32_t count, int to_media, int *err)
 {
   for (;;) {
     if (check_power_cut ()) {
@@ -780,7 +782,7 @@ cache_make_way (uint64_t offset, uint32_t count, int *err)
       *err = ENOMEM;
       return -1;
     }
-    if (!have_inflight || offset + count <= inflight.offset ||
+    if (!to_media || !have_inflight || offset + count <= inflight.offset ||
         offset >= inflight.offset + inflight.count)
       return 0;
     cache_wait_until (-1);
@@ -798,7 +800,7 @@ media_write (nbdkit_next *next, const void *buf, uint32_t count,
   double end;
 
   pthread_mutex_lock (&lock);
-  if (cache_make_way (offset, count, err) == -1) {
+  if (cache_make_way (offset, count, 1, err) == -1) {
     pthread_mutex_unlock (&lock);
     return -1;
   }
@@ -826,7 +828,7 @@ cached_write (const void *buf, uint32_t count, uint64_t offset, int *err)
   r.sectors = count ? (offset + count - 1) / HDD_SECTOR - r.lba + 1 : 0;
   seq = ++write_seq;
   for (;;) {
-    if (cache_make_way (offset, count, err) == -1) {
+    if (cache_make_way (offset, count, 0, err) == -1) {
       pthread_mutex_unlock (&lock);
       return -1;
     }
@@ -861,6 +863,8 @@ hdd_pread (nbdkit_next *next, void *handle, void *buf, uint32_t count,
   int r;
 
   if (!write_cache) {
+    if (dead (err))
+      return -1;
     end = hdd_account (HDD_READ, NULL, offset, count);
     r = next->pread (next, buf, count, offset, flags, err);
     if (hdd_wait (end, err) == -1)
@@ -958,7 +962,7 @@ hdd_trim (nbdkit_next *next, void *handle, uint32_t count, uint64_t offset,
   int r;
 
   pthread_mutex_lock (&lock);
-  if (write_cache && cache_make_way (offset, count, err) == -1) {
+  if (write_cache && cache_make_way (offset, count, 1, err) == -1) {
     pthread_mutex_unlock (&lock);
     return -1;
   }

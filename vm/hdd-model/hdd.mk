@@ -15,7 +15,7 @@ HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 .PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate hdd-overhead
 
 hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-curves \
-	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-validate
+	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-nbdio $(HDD_OUT)/hdd-validate
 
 $(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL) $(HDD_SRC)/hdd-cache.c \
 		$(HDD_SRC)/hdd-cache.h
@@ -50,6 +50,18 @@ $(HDD_OUT)/hdd-nbdread: $(HDD_SRC)/hdd-nbdread.c
 	else \
 		echo "hdd: libnbd-dev missing (vm/lib/install-deps.sh disk):" \
 			"hdd-nbdread not built, its tests will skip" >&2; \
+	fi
+
+# The write cache tests' scripted client, the same way.
+$(HDD_OUT)/hdd-nbdio: $(HDD_SRC)/hdd-nbdio.c
+	@mkdir -p $(HDD_OUT)
+	@if pkg-config --exists libnbd; then \
+		echo "nice $(HDD_CC) ... -o $@ hdd-nbdio.c -lnbd"; \
+		nice $(HDD_CC) $(HDD_CFLAGS) $$(pkg-config --cflags libnbd) \
+			-o $@ $< $$(pkg-config --libs libnbd); \
+	else \
+		echo "hdd: libnbd-dev missing (vm/lib/install-deps.sh disk):" \
+			"hdd-nbdio not built, its tests will skip" >&2; \
 	fi
 
 hdd-check: hdd
