@@ -763,6 +763,16 @@ hdd_can_fua (nbdkit_next *next, void *handle)
   return write_cache ? NBDKIT_FUA_NATIVE : next->can_fua (next);
 }
 
+/* The plugin's extents do not know what the cache holds (a range still
+ * only in the cache would look like a hole): with the cache on, no
+ * block status, so clients read the data.
+ */
+static int
+hdd_can_extents (nbdkit_next *next, void *handle)
+{
+  return write_cache ? 0 : next->can_extents (next);
+}
+
 /* write-cache=on: what a write, zero or trim of [OFFSET, +COUNT) must
  * do first: carve it out of the cache (older cached data it overwrites
  * must never be destaged after it) and, if it goes to the media
@@ -1039,6 +1049,7 @@ static struct nbdkit_filter filter = {
   .is_rotational     = hdd_is_rotational,
   .can_flush         = hdd_can_flush,
   .can_fua           = hdd_can_fua,
+  .can_extents       = hdd_can_extents,
   .pread             = hdd_pread,
   .pwrite            = hdd_pwrite,
   .zero              = hdd_zero,
