@@ -67,6 +67,14 @@ $(HDD_OUT)/hdd-nbdio: $(HDD_SRC)/hdd-nbdio.c
 hdd-check: hdd
 	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/hdd-check.sh
 
+# The power cut test's guest workload, static, alone in a folder that
+# vm/runner/run --initrd-extra copies to the guest's /.
+HDD_CRASH_TOOLS := $(HDD_OUT)/crash-guest
+$(HDD_CRASH_TOOLS)/hdd-crash-load: $(HDD_SRC)/hdd-crash-load.c \
+		$(TOP)/ioengines/hotcold-flags.h
+	@mkdir -p $(HDD_CRASH_TOOLS)
+	nice $(HDD_CC) -static -O2 -Wall -Wextra -o $@ $<
+
 # The model against published drives (HP 97560, Cheetah 9LP): measured
 # vs published with % errors; fails if an error is above its tolerance.
 hdd-validate: $(HDD_OUT)/hdd-validate
@@ -99,8 +107,11 @@ hdd-plots: $(HDD_OUT)/hdd-curves
 
 # The disk model as the guest sees it (issue: virtual rotational disk).
 .PHONY: hdd-guest-check
-hdd-guest-check: kernel-stock vm-initramfs hdd
+hdd-guest-check: kernel-stock kernel-patched vm-initramfs hdd \
+		$(HDD_CRASH_TOOLS)/hdd-crash-load
 	@$(HDD_SRC)/test-hdd-guest.sh $(BZIMAGE_STOCK)
+	@$(HDD_SRC)/test-hdd-guest-crash.sh $(BZIMAGE_PATCHED) \
+		$(HDD_CRASH_TOOLS)
 
 CHECK_TARGETS += hdd-check
 HELP_LINES += "hdd         build the nbdkit-hdd-filter (build/hdd/)"
@@ -109,4 +120,4 @@ HELP_LINES += "hdd-bench   filter overhead vs plain nbdkit (time-scale=0)"
 HELP_LINES += "hdd-validate model vs published drives (build/hdd/validation.csv, .md)"
 HELP_LINES += "hdd-overhead filter vs plain nbdkit, IOPS and MB/s (build/hdd/overhead.csv, .md)"
 HELP_LINES += "hdd-plots   seek and throughput figures per drive profile"
-HELP_LINES += "hdd-guest-check       the modelled disk in a guest: rotational, zone ratio, nbdkit death"
+HELP_LINES += "hdd-guest-check       the modelled disk in a guest: rotational, zone ratio, nbdkit death, power cut"
