@@ -544,12 +544,16 @@ hdd_wait (double end_us, int *err)
   return 0;
 }
 
-/* The drive is dead (after a power cut): fail with EIO. */
+/* The drive is dead (after a power cut): fail with EIO.  Until a cut
+ * is signalled this costs a request no lock.
+ */
 static int
 dead (int *err)
 {
   int d;
 
+  if (!cut_requested)
+    return 0;
   pthread_mutex_lock (&lock);
   d = check_power_cut ();
   pthread_mutex_unlock (&lock);

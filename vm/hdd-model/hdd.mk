@@ -14,7 +14,8 @@ HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 
 .PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate hdd-overhead
 
-hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-curves \
+hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-cache-test \
+	$(HDD_OUT)/hdd-curves \
 	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-nbdio $(HDD_OUT)/hdd-validate
 
 $(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL) $(HDD_SRC)/hdd-cache.c \
@@ -29,6 +30,12 @@ $(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL) $(TOP)/vm/li
 	@mkdir -p $(HDD_OUT)
 	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-model-test.c \
 		$(HDD_SRC)/hdd-model.c -lm
+
+$(HDD_OUT)/hdd-cache-test: $(HDD_SRC)/hdd-cache-test.c $(HDD_SRC)/hdd-cache.c \
+		$(HDD_SRC)/hdd-cache.h $(TOP)/vm/lib/tap.h
+	@mkdir -p $(HDD_OUT)
+	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-cache-test.c \
+		$(HDD_SRC)/hdd-cache.c
 
 $(HDD_OUT)/hdd-curves: $(HDD_SRC)/hdd-curves.c $(HDD_MODEL)
 	@mkdir -p $(HDD_OUT)
