@@ -8,8 +8,10 @@
 # write is on the media; a FUA write goes to the media itself; a full
 # cache makes writes wait for destage and never holds more than its size;
 # reads see the cache (read-your-writes, also over a write split by a
-# later one), and what reaches the plugin is the data written.  The
-# filter advertises flush and FUA with the cache on, as before without.
+# later one), and what reaches the plugin is the data written, also with
+# four clients writing and reading back at once while destages race
+# them (time-scale=0).  The filter advertises flush and FUA with the
+# cache on, and no block status; without it, what the plugin has.
 . "$(dirname "$0")/hdd-test-lib.sh"
 requires nbdkit nbdinfo qemu-io awk od
 size=68719476736
@@ -83,9 +85,11 @@ awk -F, -v n=$n -v fua=$((size / 512 - 8)) '
 
 # 3. A full cache: 64K and 64 random 4K writes; the writes after the
 #    first 16 wait for destage, and the cache never holds more than 64K.
+#    At time-scale=5 a destage lasts 25 ms of real time or more, so
+#    that a client slowed by a loaded host still finds the cache full.
 head -64 "$tmp/offs" | awk '{ printf "write -P 0x33 %s 4k\n", $1 }' >"$tmp/cmds"
 timeout 100 nbdkit -U - --filter="$filter" memory $size write-cache=on \
-    write-cache-size=64K trace="$tmp/full.csv" \
+    write-cache-size=64K trace="$tmp/full.csv" time-scale=5 \
     --run 'qemu-io -t writeback -f raw "$uri" <"$tmp/cmds"' >"$tmp/out" 2>&1 ||
     { cat "$tmp/out"; fail "qemu-io, write-cache-size=64K"; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -118,3 +122,33 @@ echo "plugin data after the run: $got"
 [ "$got" = "11*4096 22*4096 11*4096 44*1024 11*52224 " ] || fail "the plugin's data is not what was written"
 awk -F, '$6 == "read" && $12 == 1 { hits++ } END { printf "%d of 4 reads served from the cache\n", hits; exit !(hits >= 3) }' "$tmp/ryw.csv" ||
     fail "reads the cache held were not served from it"
+
+# 5. Four clients at once at time-scale=0 (no sleeps: destages race the
+#    clients as fast as the host runs), a 64K cache: each writes 300
+#    random 4K blocks of its own 16 MiB, rewriting some, and reads every
+#    block back right after writing it (while it may be in the cache,
+#    being destaged, or on the media); at the end the file holds each
+#    block's last write.
+requires_nbdio
+truncate -s 1G "$tmp/race"
+for c in 0 1 2 3; do
+    awk -v c=$c 'BEGIN { srand(100 + c)
+        for (i = 0; i < 300; i++) {
+            o = (c * 4096 + int(rand() * 64)) * 4096; v = 1 + (i * 7 + c) % 254
+            printf "write %d 4096 %d\nread %d 4096 %d\n", o, v, o, v
+        } }' >"$tmp/race.$c"
+done
+timeout 100 nbdkit -U - --filter="$filter" file "$tmp/race" write-cache=on \
+    write-cache-size=64K time-scale=0 trace="$tmp/race.csv" \
+    --run 'for c in 0 1 2 3; do "$nbdio" "$uri" <"$tmp/race.$c" >"$tmp/race.out.$c" 2>&1 & done; wait' ||
+    fail "four clients at time-scale=0: nbdkit failed"
+cat "$tmp/race.out".* | grep -v '^ok ' | head -5 >"$tmp/race.bad"
+[ -s "$tmp/race.bad" ] && { cat "$tmp/race.bad"; fail "a client read other data than it had just written, or a request failed"; }
+cat "$tmp/race".[0-3] | awk '$1 == "write" { last[$2] = $4 } END { for (o in last) print o, last[o] }' |
+    while read -r o v; do
+        got=$(od -An -v -tu1 -j "$o" -N 4096 "$tmp/race" | tr -s ' \n' '\n' | grep . | sort -u | tr '\n' ' ')
+        [ "$got" = "$v " ] || echo "block at $o: $got, last written $v"
+    done >"$tmp/race.file"
+[ -s "$tmp/race.file" ] && { head -5 "$tmp/race.file"; fail "the file does not hold each block's last write"; }
+awk -F, '$6 == "destage" { d++ } $6 == "write" && $12 == 1 { w++ } END {
+    printf "four clients, time-scale=0: 1200 writes (%d cached), %d destages, every read saw its write, the file holds the last ones\n", w, d }' "$tmp/race.csv"
