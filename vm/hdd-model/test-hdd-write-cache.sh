@@ -10,7 +10,8 @@
 # reads see the cache (read-your-writes, also over a write split by a
 # later one), and what reaches the plugin is the data written, also with
 # four clients writing and reading back at once while destages race
-# them (time-scale=0).  The filter advertises flush and FUA with the
+# them (time-scale=0); clients and destages share one actuator, at
+# queue-depth 1 and 32.  The filter advertises flush and FUA with the
 # cache on, and no block status; without it, what the plugin has.
 . "$(dirname "$0")/hdd-test-lib.sh"
 requires nbdkit nbdinfo qemu-io awk od
@@ -152,3 +153,28 @@ cat "$tmp/race".[0-3] | awk '$1 == "write" { last[$2] = $4 } END { for (o in las
 [ -s "$tmp/race.file" ] && { head -5 "$tmp/race.file"; fail "the file does not hold each block's last write"; }
 awk -F, '$6 == "destage" { d++ } $6 == "write" && $12 == 1 { w++ } END {
     printf "four clients, time-scale=0: 1200 writes (%d cached), %d destages, every read saw its write, the file holds the last ones\n", w, d }' "$tmp/race.csv"
+
+# 6. One actuator for clients and destages, also with queue-depth=32:
+#    one client writes the 100 blocks (cached), another reads 60 random
+#    blocks meanwhile; in the trace no two media operations (reads,
+#    destages, media writes) overlap, and every write is destaged.
+awk '{ printf "write -P 0x66 %s 4k\n", $1 }' "$tmp/offs" >"$tmp/w"
+random_reads 60 $size 5 >"$tmp/r"
+for depth in 1 32; do
+    timeout 100 nbdkit -U - --filter="$filter" memory $size write-cache=on \
+        queue-depth=$depth trace="$tmp/one.csv" \
+        --run 'qemu-io -t writeback -f raw "$uri" <"$tmp/w" >/dev/null & w=$!
+               qemu-io -f raw -r "$uri" <"$tmp/r" >/dev/null & r=$!
+               wait $w && wait $r' || fail "queue-depth=$depth: qemu-io failed"
+    sort -t, -k2,2n "$tmp/one.csv" | awk -F, -v depth=$depth -v n=$n '
+        $1 == "arrival_us" { next }
+        $6 == "destage" { d++ }
+        $6 == "read" && $12 == 0 && $2 - $1 > 100 { waited++ }
+        ($6 == "destage" || $6 == "read" && $12 == 0 || $6 == "write" && $12 == 0) {
+            m++; if (m > 1 && $2 < prev_end - 0.001) { overlap++; print "overlap: " $0 }
+            prev_end = $3 }
+        END {
+            printf "queue-depth=%d: %d media operations, %d destages, %d overlaps, %d reads waited for the drive\n", depth, m, d, overlap, waited
+            exit !(overlap == 0 && d == n && m >= n + 60)
+        }' || fail "queue-depth=$depth: clients and destages not served one at a time"
+done
