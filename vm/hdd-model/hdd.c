@@ -94,12 +94,13 @@ static int destage_running, destage_stop;
 static nbdkit_next *destage_next;       /* a shared context into the plugin */
 #define DESTAGE_WINDOW 32               /* extents the drive picks among */
 
-/* Power cut: SIGUSR1 sets cut_requested; the first thread that takes
- * the lock afterwards drops the cache and marks the drive dead, after
- * which every request fails with EIO.
+/* Power cut: SIGUSR1 sets cut_requested (and when); the first request
+ * or destage that checks afterwards (check_power_cut, under the lock)
+ * drops the cache and marks the drive dead, after which every request
+ * fails with EIO.  The destage thread checks at least every 50 ms.
  */
 static volatile sig_atomic_t cut_requested;
-static uint64_t cut_ns;                 /* when, set by the handler */
+static volatile uint64_t cut_ns;        /* when, set by the handler */
 static double cut_us;                   /* the same on the model's clock */
 static int drive_dead;
 
@@ -777,30 +778,90 @@ hdd_can_extents (nbdkit_next *next, void *handle)
   return write_cache ? 0 : next->can_extents (next);
 }
 
-/* write-cache=on: what a write, zero or trim of [OFFSET, +COUNT) must
- * do first: carve it out of the cache (older cached data it overwrites
- * must never be destaged after it) and, if it goes to the media
- * (TO_MEDIA), wait for an overlapping extent being destaged.  A cached
- * write need not: the one destage thread writes that extent first.
- * Called with lock held.
+/* write-cache=on: a cached write of [OFFSET, +COUNT) replaces what the
+ * cache holds there (older cached data it overwrites must never be
+ * destaged after it).  The extent being destaged is left alone: the one
+ * destage thread writes it before anything newer.  Called with lock
+ * held.
  */
 static int
-cache_make_way (uint64_t offset, uint32_t count, int to_media, int *err)
+cache_carve (uint64_t offset, uint32_t count, int *err)
 {
+  if (check_power_cut ()) {
+    *err = EIO;
+    return -1;
+  }
+  if (hdd_cache_carve (&cache, offset, count) == -1) {
+    *err = ENOMEM;
+    return -1;
+  }
+  return 0;
+}
+
+static int
+overlaps_inflight (uint64_t offset, uint32_t count)
+{
+  return have_inflight && offset < inflight.offset + inflight.count &&
+    inflight.offset < offset + count;
+}
+
+enum media_op { MEDIA_WRITE, MEDIA_ZERO, MEDIA_TRIM };
+
+/* write-cache=on: a write, zero or trim that the media has completed
+ * (its model end time END has passed) reaches the plugin: after any
+ * overlapping extent being destaged (so the older data cannot land
+ * after it), and with what the cache held of the range carved out at
+ * the same moment, holding data_lock so that no read sees the range in
+ * neither place.  Lost if the power was cut before END.
+ */
+static int
+media_commit (nbdkit_next *next, enum media_op op, const void *buf,
+              uint32_t count, uint64_t offset, uint32_t flags, double end,
+              int *err)
+{
+  int r;
+
   for (;;) {
-    if (check_power_cut ()) {
+    pthread_rwlock_wrlock (&data_lock);
+    pthread_mutex_lock (&lock);
+    if (check_power_cut () && end > cut_us) {
+      pthread_mutex_unlock (&lock);
+      pthread_rwlock_unlock (&data_lock);
       *err = EIO;
       return -1;
     }
-    if (hdd_cache_carve (&cache, offset, count) == -1) {
-      *err = ENOMEM;
-      return -1;
-    }
-    if (!to_media || !have_inflight || offset + count <= inflight.offset ||
-        offset >= inflight.offset + inflight.count)
-      return 0;
-    cache_wait_until (-1);
+    if (!overlaps_inflight (offset, count))
+      break;
+    /* The destage thread retires its extent under data_lock: wait for
+     * it without holding that.
+     */
+    pthread_rwlock_unlock (&data_lock);
+    while (overlaps_inflight (offset, count) && !drive_dead)
+      cache_wait_until (-1);
+    pthread_mutex_unlock (&lock);
   }
+  if (hdd_cache_carve (&cache, offset, count) == -1) {
+    pthread_mutex_unlock (&lock);
+    pthread_rwlock_unlock (&data_lock);
+    *err = ENOMEM;
+    return -1;
+  }
+  pthread_cond_broadcast (&cache_cv);
+  pthread_mutex_unlock (&lock);
+  flags &= ~NBDKIT_FLAG_FUA;
+  switch (op) {
+  case MEDIA_WRITE:
+    r = next->pwrite (next, buf, count, offset, flags, err);
+    break;
+  case MEDIA_ZERO:
+    r = next->zero (next, count, offset, flags, err);
+    break;
+  default:
+    r = next->trim (next, count, offset, flags, err);
+    break;
+  }
+  pthread_rwlock_unlock (&data_lock);
+  return r;
 }
 
 /* write-cache=on: a write (or zero) that goes to the media and
@@ -814,17 +875,17 @@ media_write (nbdkit_next *next, const void *buf, uint32_t count,
   double end;
 
   pthread_mutex_lock (&lock);
-  if (cache_make_way (offset, count, 1, err) == -1) {
+  if (check_power_cut ()) {
     pthread_mutex_unlock (&lock);
+    *err = EIO;
     return -1;
   }
   end = hdd_account_locked (HDD_WRITE, name, offset, count);
   pthread_mutex_unlock (&lock);
-  if (hdd_wait (end, err) == -1 || dead (err))
+  if (hdd_wait (end, err) == -1)
     return -1;
-  flags &= ~NBDKIT_FLAG_FUA;
-  return buf ? next->pwrite (next, buf, count, offset, flags, err) :
-    next->zero (next, count, offset, flags, err);
+  return media_commit (next, buf ? MEDIA_WRITE : MEDIA_ZERO, buf, count,
+                       offset, flags, end, err);
 }
 
 /* write-cache=on: the write completes once in the cache, after its
@@ -842,7 +903,7 @@ cached_write (const void *buf, uint32_t count, uint64_t offset, int *err)
   r.sectors = count ? (offset + count - 1) / HDD_SECTOR - r.lba + 1 : 0;
   seq = ++write_seq;
   for (;;) {
-    if (cache_make_way (offset, count, 0, err) == -1) {
+    if (cache_carve (offset, count, err) == -1) {
       pthread_mutex_unlock (&lock);
       return -1;
     }
@@ -975,20 +1036,15 @@ hdd_trim (nbdkit_next *next, void *handle, uint32_t count, uint64_t offset,
   double end;
   int r;
 
-  pthread_mutex_lock (&lock);
-  if (write_cache && cache_make_way (offset, count, 1, err) == -1) {
-    pthread_mutex_unlock (&lock);
+  if (dead (err))
     return -1;
-  }
-  if (check_power_cut ()) {
-    pthread_mutex_unlock (&lock);
-    *err = EIO;
-    return -1;
-  }
-  end = hdd_account_locked (HDD_TRIM, NULL, offset, count);
-  pthread_mutex_unlock (&lock);
-  r = next->trim (next, count, offset, flags & ~NBDKIT_FLAG_FUA, err);
-  if (hdd_wait (end, err) == -1)
+  end = hdd_account (HDD_TRIM, NULL, offset, count);
+  if (write_cache)
+    r = media_commit (next, MEDIA_TRIM, NULL, count, offset, flags, end,
+                      err);
+  else
+    r = next->trim (next, count, offset, flags, err);
+  if (r == -1 || hdd_wait (end, err) == -1)
     return -1;
   return r;
 }

@@ -9,8 +9,8 @@
 # cache makes writes wait for destage and never holds more than its size;
 # reads see the cache (read-your-writes, also over a write split by a
 # later one), and what reaches the plugin is the data written, also with
-# four clients writing and reading back at once while destages race
-# them (time-scale=0); clients and destages share one actuator, at
+# four clients writing (some with FUA) and reading back at once while
+# destages race them; clients and destages share one actuator, at
 # queue-depth 1 and 32.  The filter advertises flush and FUA with the
 # cache on, and no block status; without it, what the plugin has.
 . "$(dirname "$0")/hdd-test-lib.sh"
@@ -124,35 +124,37 @@ echo "plugin data after the run: $got"
 awk -F, '$6 == "read" && $12 == 1 { hits++ } END { printf "%d of 4 reads served from the cache\n", hits; exit !(hits >= 3) }' "$tmp/ryw.csv" ||
     fail "reads the cache held were not served from it"
 
-# 5. Four clients at once at time-scale=0 (no sleeps: destages race the
-#    clients as fast as the host runs), a 64K cache: each writes 300
-#    random 4K blocks of its own 16 MiB, rewriting some, and reads every
-#    block back right after writing it (while it may be in the cache,
-#    being destaged, or on the media); at the end the file holds each
-#    block's last write.
+# 5. Four clients at once at time-scale=0.02 (a destage lasts a few
+#    tenths of a millisecond: the clients keep the 64K cache full and a
+#    rewrite finds older data of its block in it), each writes 300
+#    random 4K blocks of its own 16 MiB, rewriting some, one write in
+#    five with FUA (to the media, past older cached data of the block),
+#    and reads every block back right after writing it (while it may be
+#    in the cache, being destaged, or on the media); at the end the file
+#    holds each block's last write.
 requires_nbdio
 truncate -s 1G "$tmp/race"
 for c in 0 1 2 3; do
     awk -v c=$c 'BEGIN { srand(100 + c)
         for (i = 0; i < 300; i++) {
             o = (c * 4096 + int(rand() * 64)) * 4096; v = 1 + (i * 7 + c) % 254
-            printf "write %d 4096 %d\nread %d 4096 %d\n", o, v, o, v
+            printf "%s %d 4096 %d\nread %d 4096 %d\n", i % 5 == 4 ? "fua" : "write", o, v, o, v
         } }' >"$tmp/race.$c"
 done
 timeout 100 nbdkit -U - --filter="$filter" file "$tmp/race" write-cache=on \
-    write-cache-size=64K time-scale=0 trace="$tmp/race.csv" \
+    write-cache-size=64K time-scale=0.02 trace="$tmp/race.csv" \
     --run 'for c in 0 1 2 3; do "$nbdio" "$uri" <"$tmp/race.$c" >"$tmp/race.out.$c" 2>&1 & done; wait' ||
     fail "four clients at time-scale=0: nbdkit failed"
 cat "$tmp/race.out".* | grep -v '^ok ' | head -5 >"$tmp/race.bad"
 [ -s "$tmp/race.bad" ] && { cat "$tmp/race.bad"; fail "a client read other data than it had just written, or a request failed"; }
-cat "$tmp/race".[0-3] | awk '$1 == "write" { last[$2] = $4 } END { for (o in last) print o, last[o] }' |
+cat "$tmp/race".[0-3] | awk '$1 == "write" || $1 == "fua" { last[$2] = $4 } END { for (o in last) print o, last[o] }' |
     while read -r o v; do
         got=$(od -An -v -tu1 -j "$o" -N 4096 "$tmp/race" | tr -s ' \n' '\n' | grep . | sort -u | tr '\n' ' ')
         [ "$got" = "$v " ] || echo "block at $o: $got, last written $v"
     done >"$tmp/race.file"
 [ -s "$tmp/race.file" ] && { head -5 "$tmp/race.file"; fail "the file does not hold each block's last write"; }
 awk -F, '$6 == "destage" { d++ } $6 == "write" && $12 == 1 { w++ } END {
-    printf "four clients, time-scale=0: 1200 writes (%d cached), %d destages, every read saw its write, the file holds the last ones\n", w, d }' "$tmp/race.csv"
+    printf "four clients, time-scale=0.02: 1200 writes (%d cached, %d FUA), %d destages, every read saw its write, the file holds the last ones\n", w, 1200 - w, d }' "$tmp/race.csv"
 
 # 6. One actuator for clients and destages, also with queue-depth=32:
 #    one client writes the 100 blocks (cached), another reads 60 random
