@@ -58,7 +58,7 @@ img=$rundir/disk0.img
 sed 's/^/#   guest 1: /' "$work/g1.out" | grep -v ' synced \| written ' | tail -n 8
 cut=no
 [ -n "$pid" ] && [ "$synced_at_cut" -ge 20 ] && [ -f "$img" ] && cut=yes
-check "guest 1 ran and was cut ($synced_at_cut files synced when nbdkit got SIGUSR1, run exit $st)" [ $cut = yes ]
+check "guest 1 ran and was cut ($synced_at_cut files synced when the host sent SIGUSR1, run exit $st)" [ $cut = yes ]
 grep -q '^write back$' "$work/g1.out"
 check "the guest sees the drive's cache (queue/write_cache: write back)" [ $? = 0 ]
 last=$(grep '^error\|^load-exit' "$work/g1.out" | head -2 | tr '\n' ' ')
