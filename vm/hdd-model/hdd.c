@@ -482,7 +482,8 @@ hdd_queue (enum hdd_op op, const char *name, uint64_t lba, uint64_t n)
       memmove (&pend[k], &pend[k + 1], (npend - k - 1) * sizeof *pend);
       npend--;
       pthread_cond_broadcast (&drive_free);
-      pthread_cond_broadcast (&cache_cv);       /* the destage thread */
+      if (write_cache)                          /* the destage thread */
+        pthread_cond_broadcast (&cache_cv);
     }
     else {
       struct timespec ts = model_to_ts (state.busy_until);
@@ -509,7 +510,8 @@ hdd_account_locked (enum hdd_op op, const char *name, uint64_t offset,
   hdd_service (&geom, &state, model_now (), op, lba, n,
                readahead / HDD_SECTOR, flush_cost_us, &r);
   trace_line (&r, op, name);
-  pthread_cond_broadcast (&cache_cv);   /* the destage thread */
+  if (write_cache)                      /* the destage thread */
+    pthread_cond_broadcast (&cache_cv);
   return r.end;
 }
 
