@@ -15,6 +15,7 @@
 # cache on, and no block status; without it, what the plugin has.
 . "$(dirname "$0")/hdd-test-lib.sh"
 requires nbdkit nbdinfo qemu-io awk od
+requires_nbdio
 size=68719476736
 n=100
 # N random 4K-aligned offsets, distinct, over SIZE (seed 7)
@@ -132,7 +133,6 @@ awk -F, '$6 == "read" && $12 == 1 { hits++ } END { printf "%d of 4 reads served 
 #    and reads every block back right after writing it (while it may be
 #    in the cache, being destaged, or on the media); at the end the file
 #    holds each block's last write.
-requires_nbdio
 truncate -s 1G "$tmp/race"
 for c in 0 1 2 3; do
     awk -v c=$c 'BEGIN { srand(100 + c)
