@@ -64,3 +64,14 @@ requires_nbdread ()
         exit 77
     }
 }
+
+# The scripted client of the write cache tests (libnbd-dev too).
+nbdio=$HDD_BUILD/hdd-nbdio
+export nbdio
+requires_nbdio ()
+{
+    [ -x "$nbdio" ] || {
+        echo "$0: $nbdio not built (libnbd-dev missing): skipped" >&2
+        exit 77
+    }
+}

@@ -14,19 +14,28 @@ HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 
 .PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate hdd-overhead
 
-hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-curves \
-	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-validate
+hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-cache-test \
+	$(HDD_OUT)/hdd-curves \
+	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-nbdio $(HDD_OUT)/hdd-validate
 
-$(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL)
+$(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL) $(HDD_SRC)/hdd-cache.c \
+		$(HDD_SRC)/hdd-cache.h
 	@mkdir -p $(HDD_OUT)
 	nice $(HDD_CC) $(HDD_CFLAGS) -fPIC -shared \
 		$$(pkg-config --cflags nbdkit 2>/dev/null) \
-		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c -lm -lpthread
+		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c \
+		$(HDD_SRC)/hdd-cache.c -lm -lpthread
 
 $(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL) $(TOP)/vm/lib/tap.h
 	@mkdir -p $(HDD_OUT)
 	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-model-test.c \
 		$(HDD_SRC)/hdd-model.c -lm
+
+$(HDD_OUT)/hdd-cache-test: $(HDD_SRC)/hdd-cache-test.c $(HDD_SRC)/hdd-cache.c \
+		$(HDD_SRC)/hdd-cache.h $(TOP)/vm/lib/tap.h
+	@mkdir -p $(HDD_OUT)
+	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-cache-test.c \
+		$(HDD_SRC)/hdd-cache.c
 
 $(HDD_OUT)/hdd-curves: $(HDD_SRC)/hdd-curves.c $(HDD_MODEL)
 	@mkdir -p $(HDD_OUT)
@@ -50,8 +59,28 @@ $(HDD_OUT)/hdd-nbdread: $(HDD_SRC)/hdd-nbdread.c
 			"hdd-nbdread not built, its tests will skip" >&2; \
 	fi
 
+# The write cache tests' scripted client, the same way.
+$(HDD_OUT)/hdd-nbdio: $(HDD_SRC)/hdd-nbdio.c
+	@mkdir -p $(HDD_OUT)
+	@if pkg-config --exists libnbd; then \
+		echo "nice $(HDD_CC) ... -o $@ hdd-nbdio.c -lnbd"; \
+		nice $(HDD_CC) $(HDD_CFLAGS) $$(pkg-config --cflags libnbd) \
+			-o $@ $< $$(pkg-config --libs libnbd); \
+	else \
+		echo "hdd: libnbd-dev missing (vm/lib/install-deps.sh disk):" \
+			"hdd-nbdio not built, its tests will skip" >&2; \
+	fi
+
 hdd-check: hdd
 	HDD_BUILD=$(HDD_OUT) $(HDD_SRC)/hdd-check.sh
+
+# The power cut test's guest workload, static, alone in a folder that
+# vm/runner/run --initrd-extra copies to the guest's /.
+HDD_CRASH_TOOLS := $(HDD_OUT)/crash-guest
+$(HDD_CRASH_TOOLS)/hdd-crash-load: $(HDD_SRC)/hdd-crash-load.c \
+		$(TOP)/ioengines/hotcold-flags.h
+	@mkdir -p $(HDD_CRASH_TOOLS)
+	nice $(HDD_CC) -static -O2 -Wall -Wextra -o $@ $<
 
 # The model against published drives (HP 97560, Cheetah 9LP): measured
 # vs published with % errors; fails if an error is above its tolerance.
@@ -85,8 +114,11 @@ hdd-plots: $(HDD_OUT)/hdd-curves
 
 # The disk model as the guest sees it (issue: virtual rotational disk).
 .PHONY: hdd-guest-check
-hdd-guest-check: kernel-stock vm-initramfs hdd
+hdd-guest-check: kernel-stock kernel-patched vm-initramfs hdd \
+		$(HDD_CRASH_TOOLS)/hdd-crash-load
 	@$(HDD_SRC)/test-hdd-guest.sh $(BZIMAGE_STOCK)
+	@$(HDD_SRC)/test-hdd-guest-crash.sh $(BZIMAGE_PATCHED) \
+		$(HDD_CRASH_TOOLS)
 
 CHECK_TARGETS += hdd-check
 HELP_LINES += "hdd         build the nbdkit-hdd-filter (build/hdd/)"
@@ -95,4 +127,4 @@ HELP_LINES += "hdd-bench   filter overhead vs plain nbdkit (time-scale=0)"
 HELP_LINES += "hdd-validate model vs published drives (build/hdd/validation.csv, .md)"
 HELP_LINES += "hdd-overhead filter vs plain nbdkit, IOPS and MB/s (build/hdd/overhead.csv, .md)"
 HELP_LINES += "hdd-plots   seek and throughput figures per drive profile"
-HELP_LINES += "hdd-guest-check       the modelled disk in a guest: rotational, zone ratio, nbdkit death"
+HELP_LINES += "hdd-guest-check       the modelled disk in a guest: rotational, zone ratio, nbdkit death, power cut"

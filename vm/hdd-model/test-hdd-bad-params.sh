@@ -53,6 +53,15 @@ expect_error "profile=" profile=
 expect_error profiles=/nonexistent/p.conf profiles=/nonexistent/p.conf
 expect_error trace=/nonexistent/t.csv trace=/nonexistent/t.csv
 expect_error "trace=" trace=
+expect_error "write-cache=maybe: expected on or off" write-cache=maybe
+expect_error "write-cache=: expected on or off" write-cache=
+expect_error "write-cache-size=32K: expected a size from 64K to 1G" write-cache=on write-cache-size=32K
+expect_error "write-cache-size=2G: expected a size from 64K to 1G" write-cache=on write-cache-size=2G
+expect_error "write-cache-size=0: expected a size from 64K to 1G" write-cache=on write-cache-size=0
+expect_error "write-cache-size=lots: expected a size from 64K to 1G" write-cache=on write-cache-size=lots
+expect_error "write-cache-size=-1M: expected a size from 64K to 1G" write-cache=on write-cache-size=-1M
+expect_error "write-cache-size=16M needs write-cache=on" write-cache-size=16M
+expect_error "write-cache-size=16M needs write-cache=on" write-cache=off write-cache-size=16M
 
 # Broken profiles files: each error names the file, line or key.
 # mkprofile EDIT: desktop7200 with the sed EDIT applied.
@@ -138,4 +147,10 @@ timeout 20 nbdkit -U - --filter="$filter" memory 64G profiles="$tmp/p.conf" \
 # and the defaults are accepted
 timeout 20 nbdkit -U - --filter="$filter" memory 1G --run 'exit 0' ||
     { echo "defaults refused"; bad=$((bad + 1)); }
+for ok in "write-cache=on" "write-cache=on write-cache-size=64K" \
+          "write-cache=on write-cache-size=1G" "write-cache=off"; do
+    # shellcheck disable=SC2086
+    timeout 20 nbdkit -U - --filter="$filter" memory 1G $ok --run 'sleep 1' ||
+        { echo "$ok refused"; bad=$((bad + 1)); }
+done
 [ $bad -eq 0 ] || fail "$bad bad setting(s) not refused properly"
