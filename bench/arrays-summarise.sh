@@ -1,0 +1,91 @@
+#!/bin/bash
+# bench/arrays-summarise.sh OUT: bench/arrays.sh's runs (OUT/arrays-runs.csv,
+# OUT/arrays-env.txt) into medians with min-max over the runs, the figures
+# and the page:
+#   arrays-placement.csv  layout,members,class,member,mib_t0,mib_t1,mib_t2,...
+#                         MiB of each class per third of each member (seq
+#                         phase, members' traces); member "all" adds them
+#   arrays-perf.csv       layout,members,class,seq_mb_s(,_min,_max),
+#                         rand_p50_ms(,_min,_max),rand_p99_ms,rand_mean_ms,runs
+#                         seq: the phase's bytes over the busiest member's
+#                         drive_us; rand: service (end_us - start_us) of
+#                         every member's reads pooled, per run, then the
+#                         median over the runs
+#   arrays-fig-{seq,rand}.csv, figures/arrays-{seq,rand}.png (plots/arrays.gp)
+#   RESULTS.md            bench/arrays-results.sh
+# Exit status 0; 1 when a stage failed (named); 2 on bad input.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: bench/arrays-summarise.sh OUT}
+runs_csv=$out/arrays-runs.csv
+raw=${BUILD:-$top/build}/bench/arrays
+[ -s "$runs_csv" ] || { echo "bench/arrays-summarise.sh: no runs in '$runs_csv' (bench/arrays.sh OUT first)" >&2; exit 2; }
+[ -s "$out/arrays-env.txt" ] || { echo "bench/arrays-summarise.sh: '$out/arrays-env.txt' missing (bench/arrays.sh writes it)" >&2; exit 2; }
+command -v gnuplot >/dev/null || { echo "bench/arrays-summarise.sh: gnuplot missing (vm/lib/install-deps.sh plot)" >&2; exit 2; }
+mkdir -p "$out/figures" "$raw"
+failed=0
+
+# Medians (min-max) over the runs, read by column name (bench/csv.awk).
+CSV_AWK=$(cat "$top/bench/csv.awk")
+# median of the space-separated list s; also sets lo and hi
+stats='function med(s,	a, n, i, j, t) { n = split(s, a, " ")
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		lo = a[1]; hi = a[n]; nn = n
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }'
+awk -F, -v need="layout members run member class phase bytes_t0 bytes_t1 bytes_t2" "$CSV_AWK$stats"'
+	$C["phase"] == "seq" {
+		k = $C["layout"] "," $C["members"] "," $C["class"] "," $C["member"]
+		if (!(k in seen)) { seen[k] = 1; order[++no] = k }
+		for (t = 0; t < 3; t++) v[k, t] = v[k, t] " " $C["bytes_t" t] / 1048576
+	}
+	END {
+		if (csv_bad) exit 2
+		print "layout,members,class,member,mib_t0,mib_t1,mib_t2,mib_t0_min,mib_t0_max,mib_t2_min,mib_t2_max,runs"
+		for (i = 1; i <= no; i++) {
+			k = order[i]
+			m0 = med(v[k, 0]); l0 = lo; h0 = hi; m1 = med(v[k, 1]); m2 = med(v[k, 2])
+			printf "%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", k, m0, m1, m2, l0, h0, lo, hi, nn
+		}
+	}' "$runs_csv" >"$out/arrays-placement.csv" || failed=1
+awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us svc_p99_us svc_mean_us" "$CSV_AWK$stats"'
+	$C["member"] == "all" {
+		k = $C["layout"] "," $C["members"] "," $C["class"]
+		if (!(k in seen)) { seen[k] = 1; order[++no] = k }
+		if ($C["phase"] == "seq")
+			mbs[k] = mbs[k] " " ($C["drive_us"] > 0 ? $C["bytes"] / $C["drive_us"] : 0)
+		else {
+			p50[k] = p50[k] " " $C["svc_p50_us"] / 1000
+			p99[k] = p99[k] " " $C["svc_p99_us"] / 1000
+			mean[k] = mean[k] " " $C["svc_mean_us"] / 1000
+		}
+	}
+	END {
+		if (csv_bad) exit 2
+		print "layout,members,class,seq_mb_s,seq_mb_s_min,seq_mb_s_max,rand_p50_ms,rand_p50_ms_min,rand_p50_ms_max,rand_p99_ms,rand_mean_ms,runs"
+		for (i = 1; i <= no; i++) {
+			k = order[i]
+			s = med(mbs[k]); sl = lo; sh = hi; n = nn
+			p = med(p50[k]); pl = lo; ph = hi
+			printf "%s,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%d\n", k, s, sl, sh, p, pl, ph, med(p99[k]), med(mean[k]), n
+		}
+	}' "$runs_csv" >"$out/arrays-perf.csv" || failed=1
+
+# figures: hot vs cold (and unhinted) per array, median with min-max; the
+# plot reads a row per array (arrays-fig-WHAT.csv)
+for fig in seq rand; do
+	case $fig in seq) cols="seq_mb_s seq_mb_s_min seq_mb_s_max" ;; rand) cols="rand_p50_ms rand_p50_ms_min rand_p50_ms_max" ;; esac
+	awk -F, -v need="layout members class $cols" -v cols="$cols" "$CSV_AWK"'
+		{ k = $C["members"] " x " $C["layout"]; if (!(k in seen)) { seen[k] = 1; order[++no] = k }
+		  split(cols, c, " "); v[k, $C["class"]] = $C[c[1]] "," $C[c[2]] "," $C[c[3]] }
+		END { if (csv_bad) exit 2
+		  print "array,hot,hot_min,hot_max,cold,cold_min,cold_max,none,none_min,none_max"
+		  for (i = 1; i <= no; i++) print order[i] "," v[order[i], "hot"] "," v[order[i], "cold"] "," v[order[i], "none"] }' \
+		"$out/arrays-perf.csv" >"$out/arrays-fig-$fig.csv" || failed=1
+	gnuplot -e "set loadpath '$top/plots'" -e "csv='$out/arrays-fig-$fig.csv'" -e "what='$fig'" \
+		-e "out='$out/figures/arrays-$fig'" -e "fmt='png'" "$top/plots/arrays.gp" 2>"$raw/gnuplot-$fig.err" ||
+		{ echo "bench/arrays.sh: gnuplot $fig: $(head -c 300 "$raw/gnuplot-$fig.err")" >&2; failed=1; }
+done
+
+"$top/bench/arrays-results.sh" "$out" >"$out/RESULTS.md.tmp" && mv "$out/RESULTS.md.tmp" "$out/RESULTS.md" ||
+	{ echo "bench/arrays-summarise.sh: bench/arrays-results.sh failed; the page is not written" >&2; failed=1; }
+exit $failed
