@@ -60,15 +60,16 @@ took $(env elapsed_s) s.
   members' traces by marker reads (\`vm/arrays/hc-arraytrace.c\`).
 - $(env runs) runs per array; tables give the median (min-max) over the runs.
 - What the kernel made of the arrays, all runs: \`queue/rotational\` =
-  $(env rotational)(md and dm pass the members' flag on, so the hints are
-  honoured); hint counters, summed: $(env hints)(expected
+  $(env rotational) (md and dm pass the members' flag on, so the hints are
+  honoured); hint counters, summed: $(env hints) (expected
   $(env hints_expected)).
 
 How the numbers are taken, on the disk model's clock:
 - **where**: the bytes each class's sequential phase read from each member,
   by third of that member (outer = the first third of its LBAs, inner =
-  the last), from the traces.  \`make arrays-check\` checks on a small
-  array that this equals FIEMAP mapped through the layout, byte for byte.
+  the last), from the traces.  In $(q "$out/arrays-agree.csv" "agree" '{ s += v("agree") } END { print s + 0 }') of the $(q "$out/arrays-agree.csv" "agree" 'END { print NR - 1 }') runs this
+  equalled FIEMAP mapped through the layout byte for byte, per class,
+  member and third ([arrays-agree.csv](arrays-agree.csv)).
 - **sequential MB/s**: the phase's bytes over the busiest member's drive
   time, the sum of \`seek_us + rotation_us + transfer_us\` of its rows.  Not
   \`end_us - start_us\`: under TCG the guest leaves the drive idle between
@@ -141,7 +142,7 @@ for n in $members; do
 		[ -n "$h" ] || continue
 		c=$(pv "$l" "$n" cold seq_mb_s)
 		row() { echo "$(pv "$l" "$n" "$1" seq_mb_s) ($(pv "$l" "$n" "$1" seq_mb_s_min)-$(pv "$l" "$n" "$1" seq_mb_s_max))"; }
-		echo "| $n x $l | $(row hot) | $(row cold) | $(row none) | $(awk -v h="$h" -v c="$c" 'BEGIN { printf "%.2f", c > 0 ? h / c : 0 }') |"
+		echo "| $n x $l | $(row hot) | $(row cold) | $(row none) | $(awk -v h="$h" -v c="$c" 'BEGIN { printf "%.2f", (c > 0 ? h / c : 0) }') |"
 	done
 done
 cat <<EOF
@@ -198,7 +199,8 @@ Not in this round: no kernel patch; the argument, from the numbers above.
   placement table), the same places per disk as on RAID0.  Over 2 members
   O_HOT read at ${lin_h:-?} MB/s and O_COLD at ${lin_c:-?} MB/s, one disk each:
   those are one disk's outer and inner rates.  A hot file that the rule
-  puts on member 0's middle or inner third reads between those two rates,
+  puts on member 0's middle or inner third reads between those two rates
+  (the model's media rate falls with the LBA, zone by zone),
   while the outer third of member 1 (2 members) or of members 2 and 3 (4
   members) would have given the outer rate; that happens only once hot
   data outgrow member 0's outer third, 1/(3N) of the array ($(env disk_size) / 3

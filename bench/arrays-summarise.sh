@@ -2,6 +2,9 @@
 # bench/arrays-summarise.sh OUT: bench/arrays.sh's runs (OUT/arrays-runs.csv,
 # OUT/arrays-env.txt) into medians with min-max over the runs, the figures
 # and the page:
+#   arrays-agree.csv      layout,members,run,agree: 1 when the run's traces
+#                         and its FIEMAP through the layout give the same
+#                         bytes per class, member and third
 #   arrays-placement.csv  layout,members,class,member,mib_t0,mib_t1,mib_t2,...
 #                         MiB of each class per third of each member (seq
 #                         phase, members' traces); member "all" adds them
@@ -25,8 +28,24 @@ command -v gnuplot >/dev/null || { echo "bench/arrays-summarise.sh: gnuplot miss
 mkdir -p "$out/figures" "$raw"
 failed=0
 
-# Medians (min-max) over the runs, read by column name (bench/csv.awk).
+# Every run's traces against its FIEMAP through the layout (hc-arrayload):
+# the same bytes per class, member and third, or the run is named.
 CSV_AWK=$(cat "$top/bench/csv.awk")
+echo "layout,members,run,agree" >"$out/arrays-agree.csv"
+for d in "$raw"/*-*/run*; do
+	[ -s "$d/trace.csv" ] || continue
+	cfg=${d%/run*}; cfg=${cfg##*/}; run=${d##*/run}
+	f=$(ls "$d"/*-fiemap.csv 2>/dev/null | head -n 1)
+	[ -n "$f" ] || { echo "bench/arrays-summarise.sh: $d: no FIEMAP output" >&2; failed=1; continue; }
+	a=$(awk -F, -v need="member class phase bytes_t0 bytes_t1 bytes_t2" "$CSV_AWK"'
+		$C["phase"] == "seq" && $C["member"] != "all" { print $C["class"], $C["member"], $C["bytes_t0"], $C["bytes_t1"], $C["bytes_t2"] }' "$d/trace.csv" | sort)
+	b=$(awk -F, -v need="class member bytes_t0 bytes_t1 bytes_t2" "$CSV_AWK"'
+		{ print $C["class"], $C["member"], $C["bytes_t0"], $C["bytes_t1"], $C["bytes_t2"] }' "$f" | sort)
+	[ "$a" = "$b" ] && ok=1 || { ok=0; echo "bench/arrays-summarise.sh: $d: traces and FIEMAP disagree" >&2; }
+	echo "${cfg%-*},${cfg##*-},$run,$ok" >>"$out/arrays-agree.csv"
+done
+
+# Medians (min-max) over the runs, read by column name (bench/csv.awk).
 # median of the space-separated list s; also sets lo and hi
 stats='function med(s,	a, n, i, j, t) { n = split(s, a, " ")
 		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
