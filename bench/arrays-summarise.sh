@@ -1,7 +1,9 @@
 #!/bin/bash
-# bench/arrays-summarise.sh OUT: bench/arrays.sh's runs (OUT/arrays-runs.csv,
-# OUT/arrays-env.txt) into medians with min-max over the runs, the figures
-# and the page:
+# bench/arrays-summarise.sh OUT: bench/arrays.sh's runs ($BUILD/bench/arrays/
+# LAYOUT-N/runR/, the members' traces; OUT/arrays-env.txt) into medians with
+# min-max over the runs, the figures and the page:
+#   arrays-runs.csv       layout,members,run, then hc-arraytrace's columns:
+#                         every run, member, class and phase
 #   arrays-agree.csv      layout,members,run,agree: 1 when the run's traces
 #                         and its FIEMAP through the layout give the same
 #                         bytes per class, member and third
@@ -9,7 +11,9 @@
 #                         MiB of each class per third of each member (seq
 #                         phase, members' traces); member "all" adds them
 #   arrays-perf.csv       layout,members,class,seq_mb_s(,_min,_max),
-#                         rand_p50_ms(,_min,_max),rand_p99_ms,rand_mean_ms,runs
+#                         rand_p50_ms(,_min,_max),rand_p99_ms,rand_mean_ms,
+#                         rand_seek_ms,rand_cyl (mean seek time and distance
+#                         of the random reads),runs
 #                         seq: the phase's bytes over the busiest member's
 #                         drive_us; rand: service (end_us - start_us) of
 #                         every member's reads pooled, per run, then the
@@ -22,17 +26,44 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: bench/arrays-summarise.sh OUT}
 runs_csv=$out/arrays-runs.csv
 raw=${BUILD:-$top/build}/bench/arrays
-[ -s "$runs_csv" ] || { echo "bench/arrays-summarise.sh: no runs in '$runs_csv' (bench/arrays.sh OUT first)" >&2; exit 2; }
+trace_tool=${BUILD:-$top/build}/arrays/hc-arraytrace
 [ -s "$out/arrays-env.txt" ] || { echo "bench/arrays-summarise.sh: '$out/arrays-env.txt' missing (bench/arrays.sh writes it)" >&2; exit 2; }
+[ -x "$trace_tool" ] || { echo "bench/arrays-summarise.sh: $trace_tool missing: make arrays-tools" >&2; exit 2; }
+disk_size=$(sed -n 's/^disk_size=//p' "$out/arrays-env.txt")
+[ -n "$disk_size" ] || { echo "bench/arrays-summarise.sh: no disk_size= in '$out/arrays-env.txt'" >&2; exit 2; }
 command -v gnuplot >/dev/null || { echo "bench/arrays-summarise.sh: gnuplot missing (vm/lib/install-deps.sh plot)" >&2; exit 2; }
 mkdir -p "$out/figures" "$raw"
 failed=0
+
+# The members' traces of every finished run, cut into phases.
+# In the order of the run: members, then layouts (arrays-env.txt).
+cfgs=""
+for n in $(sed -n 's/^members=//p' "$out/arrays-env.txt"); do
+	for l in $(sed -n 's/^layouts=//p' "$out/arrays-env.txt"); do cfgs="$cfgs ${l%%:*}-$n"; done
+done
+rundirs=$(for c in $cfgs; do ls -d "$raw/$c"/run* 2>/dev/null | sort -V; done)
+[ -n "$rundirs" ] || { echo "bench/arrays-summarise.sh: no runs of ($cfgs ) in '$raw'" >&2; exit 2; }
+rows=0
+for d in $rundirs; do
+	[ -f "$d/ok" ] || { echo "bench/arrays-summarise.sh: $d: the guest did not finish; left out" >&2; failed=1; continue; }
+	cfg=${d%/run*}; cfg=${cfg##*/}; run=${d##*/run}
+	traces=()
+	for i in $(seq 0 $((${cfg##*-} - 1))); do traces+=("$d/trace$i.csv"); done
+	if ! "$trace_tool" "$disk_size" "${traces[@]}" >"$d/trace.csv" 2>"$d/trace.err"; then
+		echo "bench/arrays-summarise.sh: $d: $(cat "$d/trace.err")" >&2
+		rm -f "$d/trace.csv"; failed=1; continue
+	fi
+	[ $rows = 0 ] && sed -n '1s/^/layout,members,run,/p' "$d/trace.csv"
+	sed 1d "$d/trace.csv" | sed "s/^/${cfg%-*},${cfg##*-},$run,/"
+	rows=$((rows + 1))
+done >"$runs_csv"
+[ $rows -gt 0 ] || { echo "bench/arrays-summarise.sh: no finished runs in '$raw'" >&2; exit 1; }
 
 # Every run's traces against its FIEMAP through the layout (hc-arrayload):
 # the same bytes per class, member and third, or the run is named.
 CSV_AWK=$(cat "$top/bench/csv.awk")
 echo "layout,members,run,agree" >"$out/arrays-agree.csv"
-for d in "$raw"/*-*/run*; do
+for d in $rundirs; do
 	[ -s "$d/trace.csv" ] || continue
 	cfg=${d%/run*}; cfg=${cfg##*/}; run=${d##*/run}
 	f=$(ls "$d"/*-fiemap.csv 2>/dev/null | head -n 1)
@@ -66,7 +97,7 @@ awk -F, -v need="layout members run member class phase bytes_t0 bytes_t1 bytes_t
 			printf "%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", k, m0, m1, m2, l0, h0, lo, hi, nn
 		}
 	}' "$runs_csv" >"$out/arrays-placement.csv" || failed=1
-awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us svc_p99_us svc_mean_us" "$CSV_AWK$stats"'
+awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us svc_p99_us svc_mean_us seek_mean_us cyl_mean" "$CSV_AWK$stats"'
 	$C["member"] == "all" {
 		k = $C["layout"] "," $C["members"] "," $C["class"]
 		if (!(k in seen)) { seen[k] = 1; order[++no] = k }
@@ -76,16 +107,18 @@ awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us
 			p50[k] = p50[k] " " $C["svc_p50_us"] / 1000
 			p99[k] = p99[k] " " $C["svc_p99_us"] / 1000
 			mean[k] = mean[k] " " $C["svc_mean_us"] / 1000
+			seek[k] = seek[k] " " $C["seek_mean_us"] / 1000
+			cyl[k] = cyl[k] " " $C["cyl_mean"]
 		}
 	}
 	END {
 		if (csv_bad) exit 2
-		print "layout,members,class,seq_mb_s,seq_mb_s_min,seq_mb_s_max,rand_p50_ms,rand_p50_ms_min,rand_p50_ms_max,rand_p99_ms,rand_mean_ms,runs"
+		print "layout,members,class,seq_mb_s,seq_mb_s_min,seq_mb_s_max,rand_p50_ms,rand_p50_ms_min,rand_p50_ms_max,rand_p99_ms,rand_mean_ms,rand_seek_ms,rand_cyl,runs"
 		for (i = 1; i <= no; i++) {
 			k = order[i]
 			s = med(mbs[k]); sl = lo; sh = hi; n = nn
 			p = med(p50[k]); pl = lo; ph = hi
-			printf "%s,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%d\n", k, s, sl, sh, p, pl, ph, med(p99[k]), med(mean[k]), n
+			printf "%s,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d\n", k, s, sl, sh, p, pl, ph, med(p99[k]), med(mean[k]), med(seek[k]), med(cyl[k]), n
 		}
 	}' "$runs_csv" >"$out/arrays-perf.csv" || failed=1
 

@@ -47,7 +47,7 @@ err=$("$bin/hc-arrayload" --size 5000 linear /dev/null /mnt /dev/null /dev/null 
 st=$?
 [ $st = 2 ] && grep -q -- "--size" <<<"$err"
 check "hc-arrayload: a file size not in 4 KiB blocks is refused and named (exit $st)" [ $? = 0 ]
-printf 'arrival_us,start_us,end_us,lba,sectors,op\n0,0,10,0,8,read\n' >"$tmp/nomarker.csv"
+printf 'arrival_us,start_us,end_us,lba,sectors,op,cyl_distance,seek_us,rotation_us,transfer_us,queue_us\n0,0,10,0,8,read,0,0,5,5,0\n' >"$tmp/nomarker.csv"
 err=$("$trace_tool" 1G "$tmp/nomarker.csv" 2>&1)
 st=$?
 [ $st = 1 ] && grep -q "nomarker.csv': no marker 1" <<<"$err"

@@ -43,7 +43,7 @@ $(ARRAYS_BIN)/guest-arrays.sh: $(ARRAYS_SRC)/guest-arrays.sh
 
 $(ARRAYS_OUT)/hc-arraytrace: $(ARRAYS_SRC)/hc-arraytrace.c $(ARRAYS_HDRS)
 	@mkdir -p $(@D)
-	nice gcc $(ARRAYS_CFLAGS) -o $@ $<
+	nice gcc $(ARRAYS_CFLAGS) -o $@ $< -lm
 
 arrays-check: arrays-tools kernel-patched vm-initramfs hdd
 	@BUILD=$(BUILD) $(ARRAYS_SRC)/arrays-check.sh $(BZIMAGE_PATCHED)

@@ -14,7 +14,8 @@
  *
  * Output on stdout, CSV:
  *   member,class,phase,reads,bytes,bytes_t0,bytes_t1,bytes_t2,busy_us,
- *   drive_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_mean_us,writes
+ *   drive_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_mean_us,seek_mean_us,
+ *   cyl_mean,writes
  * a row per member, class (hot, cold, none) and phase (seq, rand), then
  * member "all": the members' rows pooled (bytes added, busy_us and
  * drive_us the busiest member's, the service percentiles over every
@@ -24,13 +25,15 @@
  * drive's own time for the data, including the media time of read-ahead
  * the drive streamed before the request arrived (a sequential stream
  * continued while the guest was between requests), which end_us -
- * start_us leaves out.  writes counts the
+ * start_us leaves out.  seek_mean_us and cyl_mean are the reads' mean
+ * seek_us and cyl_distance (how far the arm moved, in cylinders).  writes counts the
  * write rows in the phase (none expected: a check).
  * Exit status 0; 1 when a trace lacks a column or a marker (named); 2 on
  * bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,7 +50,7 @@ static const char *const phase_name[NPHASE] = { "seq", "rand" };
 
 struct cell {
 	uint64_t reads, bytes, t[3], busy, writes;
-	double drive;
+	double drive, seek, cyl;
 	double *svc;
 	size_t nsvc, cap;
 };
@@ -106,13 +109,16 @@ static void print_cell(const char *member, int c, int ph, struct cell *x)
 		mean += x->svc[i];
 	if (x->nsvc)
 		mean /= (double)x->nsvc;
-	printf("%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%.0f,%.0f,%.0f,%.0f,%.1f,%llu\n",
+	printf("%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu\n",
 	       member, class_name[c], phase_name[ph],
 	       (unsigned long long)x->reads, (unsigned long long)x->bytes,
 	       (unsigned long long)x->t[0], (unsigned long long)x->t[1],
 	       (unsigned long long)x->t[2], (unsigned long long)x->busy,
 	       x->drive, pct(x->svc, x->nsvc, 50), pct(x->svc, x->nsvc, 90),
-	       pct(x->svc, x->nsvc, 99), mean, (unsigned long long)x->writes);
+	       pct(x->svc, x->nsvc, 99), mean,
+	       x->reads ? x->seek / (double)x->reads : 0,
+	       x->reads ? x->cyl / (double)x->reads : 0,
+	       (unsigned long long)x->writes);
 }
 
 /* index of column @name in the CSV header @h, or -1 */
@@ -152,10 +158,10 @@ static uint64_t parse_size(const char *s)
 int main(int argc, char **argv)
 {
 	enum { C_START, C_END, C_LBA, C_SECT, C_OP, C_SEEK, C_ROT, C_XFER,
-	       NCOL };
+	       C_CYL, NCOL };
 	static const char *const colname[NCOL] = {
 		"start_us", "end_us", "lba", "sectors", "op", "seek_us",
-		"rotation_us", "transfer_us"
+		"rotation_us", "transfer_us", "cyl_distance"
 	};
 	static struct cell cell[AL_MAX_MEMBERS][NCLASS][NPHASE];
 	uint64_t msz, marker;
@@ -230,6 +236,8 @@ int main(int argc, char **argv)
 			x->bytes += sect * 512;
 			al_add_thirds(msz, lba, sect, x->t);
 			x->busy += (uint64_t)(end - start + 0.5);
+			x->seek += strtod(v[col[C_SEEK]], NULL);
+			x->cyl += fabs(strtod(v[col[C_CYL]], NULL));
 			x->drive += strtod(v[col[C_SEEK]], NULL) +
 				    strtod(v[col[C_ROT]], NULL) +
 				    strtod(v[col[C_XFER]], NULL);
@@ -245,7 +253,8 @@ int main(int argc, char **argv)
 	}
 
 	printf("member,class,phase,reads,bytes,bytes_t0,bytes_t1,bytes_t2,busy_us,"
-	       "drive_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_mean_us,writes\n");
+	       "drive_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_mean_us,"
+	       "seek_mean_us,cyl_mean,writes\n");
 	for (m = 0; m < nmem; m++)
 		for (c = 0; c < NCLASS; c++)
 			for (ph = 0; ph < NPHASE; ph++) {
@@ -271,6 +280,8 @@ int main(int argc, char **argv)
 					all.busy = x->busy;
 				if (x->drive > all.drive)
 					all.drive = x->drive;
+				all.seek += x->seek;
+				all.cyl += x->cyl;
 				all.writes += x->writes;
 				for (i = 0; i < x->nsvc; i++)
 					add_svc(&all, x->svc[i]);
