@@ -133,6 +133,19 @@ Medians over the runs; the outer and inner columns differed between runs in
 $spread of the rows of [arrays-placement.csv](arrays-placement.csv) (which has
 min and max).
 
+The rate where the data sits: each class's sequential reads per third of
+the members, in MB/s per disk (bytes over the drive time of the rows that
+start in that third, members added; median of the runs; MiB in brackets):
+
+| array | class | outer third | middle third | inner third |
+|---|---|---|---|---|
+EOF
+q "$place" "layout members class member mib_t0 mib_t1 mib_t2 mb_s_t0 mb_s_t1 mb_s_t2" '
+	function cell(t) { return v("mb_s_t" t) == "" ? "-" : sprintf("%s (%g)", v("mb_s_t" t), v("mib_t" t)) }
+	v("member") == "all" { printf "| %s x %s | %s | %s | %s | %s |\n", v("members"), v("layout"),
+		v("class") == "hot" ? "O_HOT" : v("class") == "cold" ? "O_COLD" : "unhinted", cell(0), cell(1), cell(2) }'
+cat <<EOF
+
 Unhinted files landed in their members' outer thirds too ($unh MiB, all
 arrays, medians): on an empty filesystem the allocator starts at the
 front, hint or not.  What O_HOT buys over no hint shows once the front is
@@ -194,6 +207,11 @@ zone=$(awk -v p="[$(env profile)]" '$0 == p { on = 1; next } /^\[/ { on = 0 }
 	END { if (o && i) printf "%.2f", o / i }' "$top/vm/hdd-model/profiles.conf")
 lin_h=$(pv linear 2 hot seq_mb_s) lin_c=$(pv linear 2 cold seq_mb_s)
 r0_h=$(pv raid0 2 hot seq_mb_s) r0_c=$(pv raid0 2 cold seq_mb_s)
+# hot data past member 0's outer third on 2 x linear, and the rates by third
+pl() { q "$place" "layout members class member $5" 'v("layout") == "'"$1"'" && v("members") == "'"$2"'" && v("class") == "'"$3"'" && v("member") == "'"$4"'" { print v("'"$5"'") }'; }
+sp_mid=$(q "$place" "layout members class member mib_t1 mib_t2" 'v("layout") == "linear" && v("members") == 2 && v("class") == "hot" && v("member") == "0" { printf "%g", v("mib_t1") + v("mib_t2") }')
+r_out=$(pl linear 2 hot 0 mb_s_t0) r_mid=$(pl linear 2 hot 0 mb_s_t1) r0_out=$(pl raid0 2 hot all mb_s_t0)
+gain=$(awk -v o="$r_out" -v m="$r_mid" 'BEGIN { if (o > 0 && m > 0) printf "%.0f", (o - m) / o * 100 }')
 cat <<EOF
 
 ## Should ext4 take the hot and cold regions from the array's layout?
@@ -207,20 +225,33 @@ Not in this round: no kernel patch; the argument, from the numbers above.
   spt-outer / spt-inner = ${zone:-?}; the files sit near, not at, the
   disk's edges).
 - On dm-linear the rule is wrong in principle (half of the hot region is
-  member 0's middle, and for 4 members inner, tracks) but on this fresh
-  filesystem it did not matter: ext4 fills the hot region from its start
-  and the cold region from its end, so the hot files sat at member 0's
-  outer end and the cold files at the last member's inner end (the
-  placement table), the same places per disk as on RAID0.  Over 2 members
-  O_HOT read at ${lin_h:-?} MB/s and O_COLD at ${lin_c:-?} MB/s, one disk each:
-  those are one disk's outer and inner rates.  A hot file that the rule
-  puts on member 0's middle or inner third reads between those two rates
-  (the model's media rate falls with the LBA, zone by zone),
-  while the outer third of member 1 (2 members) or of members 2 and 3 (4
-  members) would have given the outer rate; that happens only once hot
-  data outgrow member 0's outer third, 1/(3N) of the array ($(env disk_size) / 3
-  per member here), which this run (hinted data of $(env files) x $(env file_size) per
-  class) does not reach.  The run does not measure that case.
+  member 0's middle, and for 4 members inner, tracks).  ext4 fills the hot
+  region from its start and the cold region from its end, so the hot files
+  sat at member 0's outer end and the cold files at the last member's
+  inner end (the placement table).  Over 2 members O_HOT read at ${lin_h:-?}
+  MB/s and O_COLD at ${lin_c:-?} MB/s, one disk each: one disk's outer and
+  inner rates.  The rule costs something only once hot data outgrow member
+  0's outer third, 1/(3N) of the array ($(env disk_size) / 3 per member here):
+EOF
+if [ -n "$sp_mid" ] && [ "$sp_mid" != 0 ]; then
+	cat <<EOF
+  in this run they did.  Over 2 x linear, $sp_mid MiB of the O_HOT set
+  ($(env files) x $(env file_size)) sat in member 0's middle third and read at ${r_mid:-?} MB/s,
+  against ${r_out:-?} MB/s for its part in the outer third; over 2 x RAID0 the
+  same set stayed in the outer thirds of both members (${r0_out:-?} MB/s per
+  disk).  Member 1's outer third, in the unhinted middle region of the
+  concatenation, would have served that part at the outer rate: that is
+  what a per-member region buys here: that part read ${gain:-?}% slower than
+  it would have there.
+EOF
+else
+	cat <<EOF
+  this run's hinted data ($(env files) x $(env file_size) per class) did not, so it
+  does not measure that case.$([ -s "$out/spill/RESULTS.md" ] && echo "  A run with a hot set larger than member 0's
+  outer third: [spill/RESULTS.md](spill/RESULTS.md).")
+EOF
+fi
+cat <<EOF
 - What a layout-aware region would change, then: the capacity of the fast
   region on a concatenation (the outer third of each member, N ranges,
   instead of a prefix that is half slow tracks), not where the first

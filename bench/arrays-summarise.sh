@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/arrays-summarise.sh OUT: bench/arrays.sh's runs ($BUILD/bench/arrays/
-# LAYOUT-N/runR/, the members' traces; OUT/arrays-env.txt) into medians with
+# $(basename OUT)/LAYOUT-N/runR/ or ARRAYS_RAW, the members' traces;
+# OUT/arrays-env.txt) into medians with
 # min-max over the runs, the figures and the page:
 #   arrays-runs.csv       layout,members,run, then hc-arraytrace's columns:
 #                         every run, member, class and phase
@@ -9,7 +10,9 @@
 #                         bytes per class, member and third
 #   arrays-placement.csv  layout,members,class,member,mib_t0,mib_t1,mib_t2,...
 #                         MiB of each class per third of each member (seq
-#                         phase, members' traces); member "all" adds them
+#                         phase, members' traces); member "all" adds them;
+#                         mb_s_tN: MB/s of the sequential reads there
+#                         (bytes_tN / drive_tN_us; empty under 1 MiB)
 #   arrays-perf.csv       layout,members,class,seq_mb_s(,_min,_max),
 #                         rand_p50_ms(,_min,_max),rand_p99_ms,rand_mean_ms,
 #                         rand_seek_ms,rand_cyl (mean seek time and distance
@@ -25,7 +28,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: bench/arrays-summarise.sh OUT}
 runs_csv=$out/arrays-runs.csv
-raw=${BUILD:-$top/build}/bench/arrays
+raw=${ARRAYS_RAW:-${BUILD:-$top/build}/bench/arrays/$(basename "$out")}
 trace_tool=${BUILD:-$top/build}/arrays/hc-arraytrace
 [ -s "$out/arrays-env.txt" ] || { echo "bench/arrays-summarise.sh: '$out/arrays-env.txt' missing (bench/arrays.sh writes it)" >&2; exit 2; }
 [ -x "$trace_tool" ] || { echo "bench/arrays-summarise.sh: $trace_tool missing: make arrays-tools" >&2; exit 2; }
@@ -82,19 +85,26 @@ stats='function med(s,	a, n, i, j, t) { n = split(s, a, " ")
 		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 		lo = a[1]; hi = a[n]; nn = n
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }'
-awk -F, -v need="layout members run member class phase bytes_t0 bytes_t1 bytes_t2" "$CSV_AWK$stats"'
+awk -F, -v need="layout members run member class phase bytes_t0 bytes_t1 bytes_t2 drive_t0_us drive_t1_us drive_t2_us" "$CSV_AWK$stats"'
 	$C["phase"] == "seq" {
 		k = $C["layout"] "," $C["members"] "," $C["class"] "," $C["member"]
 		if (!(k in seen)) { seen[k] = 1; order[++no] = k }
-		for (t = 0; t < 3; t++) v[k, t] = v[k, t] " " $C["bytes_t" t] / 1048576
+		for (t = 0; t < 3; t++) {
+			v[k, t] = v[k, t] " " $C["bytes_t" t] / 1048576
+			# the rate where at least 1 MiB of the class sits
+			if ($C["bytes_t" t] >= 1048576 && $C["drive_t" t "_us"] > 0)
+				r[k, t] = r[k, t] " " $C["bytes_t" t] / $C["drive_t" t "_us"]
+		}
 	}
 	END {
 		if (csv_bad) exit 2
-		print "layout,members,class,member,mib_t0,mib_t1,mib_t2,mib_t0_min,mib_t0_max,mib_t2_min,mib_t2_max,runs"
+		print "layout,members,class,member,mib_t0,mib_t1,mib_t2,mib_t0_min,mib_t0_max,mib_t2_min,mib_t2_max,runs,mb_s_t0,mb_s_t1,mb_s_t2"
 		for (i = 1; i <= no; i++) {
 			k = order[i]
 			m0 = med(v[k, 0]); l0 = lo; h0 = hi; m1 = med(v[k, 1]); m2 = med(v[k, 2])
-			printf "%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", k, m0, m1, m2, l0, h0, lo, hi, nn
+			printf "%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d", k, m0, m1, m2, l0, h0, lo, hi, nn
+			for (t = 0; t < 3; t++) printf ",%s", r[k, t] != "" ? sprintf("%.1f", med(r[k, t])) : ""
+			print ""
 		}
 	}' "$runs_csv" >"$out/arrays-placement.csv" || failed=1
 awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us svc_p99_us svc_mean_us seek_mean_us cyl_mean" "$CSV_AWK$stats"'

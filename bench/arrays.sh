@@ -21,12 +21,14 @@
 # reads the runs' traces (hc-arraytrace) into arrays-runs.csv and writes
 # arrays-agree.csv, arrays-placement.csv, arrays-perf.csv (median, min, max over the runs),
 # figures/arrays-seq.png, figures/arrays-rand.png and RESULTS.md.  The raw
-# runs (traces, guest output) stay in $BUILD/bench/arrays/LAYOUT-N/runR/
+# runs (traces, guest output) stay in $BUILD/bench/arrays/$(basename OUT)/
+# LAYOUT-N/runR/ (ARRAYS_RAW overrides the folder)
 # (an "ok" file in each run the guest finished); bench/arrays-summarise.sh
 # OUT alone redoes everything after the guests from them.
 # Variables: RUNS (3), ARRAY_MEMBERS ("2 4"), ARRAY_LAYOUTS ("raid0:512
 #   linear"), DISK_SIZE (4G, each member), FILES (8), FILE_SIZE (32M), RAND
-#   (400), PROFILE (desktop7200), BZIMAGE_PATCHED, VM_TIMEOUT (900)
+#   (400), PROFILE (desktop7200), BZIMAGE_PATCHED, VM_TIMEOUT (900),
+#   ARRAYS_RAW
 # Exit status: 0; 1 when a run failed (named); 2 on bad input.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,7 +44,7 @@ RAND=${RAND:-400}
 PROFILE=${PROFILE:-desktop7200}
 BZIMAGE_PATCHED=${BZIMAGE_PATCHED:-$build/kbuild-patched/arch/x86/boot/bzImage}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
-raw=$build/bench/arrays
+raw=${ARRAYS_RAW:-$build/bench/arrays/$(basename "$out")}
 bin=$build/arrays/root/tests/arrays
 trace_tool=$build/arrays/hc-arraytrace
 

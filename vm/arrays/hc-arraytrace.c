@@ -14,8 +14,8 @@
  *
  * Output on stdout, CSV:
  *   member,class,phase,reads,bytes,bytes_t0,bytes_t1,bytes_t2,busy_us,
- *   drive_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_mean_us,seek_mean_us,
- *   cyl_mean,writes
+ *   drive_us,drive_t0_us,drive_t1_us,drive_t2_us,svc_p50_us,svc_p90_us,
+ *   svc_p99_us,svc_mean_us,seek_mean_us,cyl_mean,writes
  * a row per member, class (hot, cold, none) and phase (seq, rand), then
  * member "all": the members' rows pooled (bytes added, busy_us and
  * drive_us the busiest member's, the service percentiles over every
@@ -25,7 +25,8 @@
  * drive's own time for the data, including the media time of read-ahead
  * the drive streamed before the request arrived (a sequential stream
  * continued while the guest was between requests), which end_us -
- * start_us leaves out.  seek_mean_us and cyl_mean are the reads' mean
+ * start_us leaves out; drive_tN_us is the part of it spent on rows that
+ * start in third N (bytes_tN / drive_tN_us: the rate there).  seek_mean_us and cyl_mean are the reads' mean
  * seek_us and cyl_distance (how far the arm moved, in cylinders).  writes counts the
  * write rows in the phase (none expected: a check).
  * Exit status 0; 1 when a trace lacks a column or a marker (named); 2 on
@@ -50,7 +51,7 @@ static const char *const phase_name[NPHASE] = { "seq", "rand" };
 
 struct cell {
 	uint64_t reads, bytes, t[3], busy, writes;
-	double drive, seek, cyl;
+	double drive, dt[3], seek, cyl;
 	double *svc;
 	size_t nsvc, cap;
 };
@@ -109,12 +110,12 @@ static void print_cell(const char *member, int c, int ph, struct cell *x)
 		mean += x->svc[i];
 	if (x->nsvc)
 		mean /= (double)x->nsvc;
-	printf("%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu\n",
+	printf("%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu\n",
 	       member, class_name[c], phase_name[ph],
 	       (unsigned long long)x->reads, (unsigned long long)x->bytes,
 	       (unsigned long long)x->t[0], (unsigned long long)x->t[1],
 	       (unsigned long long)x->t[2], (unsigned long long)x->busy,
-	       x->drive, pct(x->svc, x->nsvc, 50), pct(x->svc, x->nsvc, 90),
+	       x->drive, x->dt[0], x->dt[1], x->dt[2], pct(x->svc, x->nsvc, 50), pct(x->svc, x->nsvc, 90),
 	       pct(x->svc, x->nsvc, 99), mean,
 	       x->reads ? x->seek / (double)x->reads : 0,
 	       x->reads ? x->cyl / (double)x->reads : 0,
@@ -203,7 +204,7 @@ int main(int argc, char **argv)
 			char *v[32], *save, *tok;
 			int nf = 0;
 			uint64_t lba, sect;
-			double start, end;
+			double start, end, dr;
 			struct cell *x;
 
 			for (tok = strtok_r(line, ",\r\n", &save); tok && nf < 32;
@@ -238,9 +239,11 @@ int main(int argc, char **argv)
 			x->busy += (uint64_t)(end - start + 0.5);
 			x->seek += strtod(v[col[C_SEEK]], NULL);
 			x->cyl += fabs(strtod(v[col[C_CYL]], NULL));
-			x->drive += strtod(v[col[C_SEEK]], NULL) +
-				    strtod(v[col[C_ROT]], NULL) +
-				    strtod(v[col[C_XFER]], NULL);
+			dr = strtod(v[col[C_SEEK]], NULL) +
+			     strtod(v[col[C_ROT]], NULL) +
+			     strtod(v[col[C_XFER]], NULL);
+			x->drive += dr;
+			x->dt[lba * 3 / msz < 3 ? lba * 3 / msz : 2] += dr;
 			add_svc(x, end - start);
 		}
 		fclose(f);
@@ -253,7 +256,7 @@ int main(int argc, char **argv)
 	}
 
 	printf("member,class,phase,reads,bytes,bytes_t0,bytes_t1,bytes_t2,busy_us,"
-	       "drive_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_mean_us,"
+	       "drive_us,drive_t0_us,drive_t1_us,drive_t2_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_mean_us,"
 	       "seek_mean_us,cyl_mean,writes\n");
 	for (m = 0; m < nmem; m++)
 		for (c = 0; c < NCLASS; c++)
@@ -280,6 +283,8 @@ int main(int argc, char **argv)
 					all.busy = x->busy;
 				if (x->drive > all.drive)
 					all.drive = x->drive;
+				for (i = 0; i < 3; i++)
+					all.dt[i] += x->dt[i];
 				all.seek += x->seek;
 				all.cyl += x->cyl;
 				all.writes += x->writes;
