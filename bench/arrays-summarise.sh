@@ -17,8 +17,9 @@
 #                         rand_p50_ms(,_min,_max),rand_p99_ms,rand_mean_ms,
 #                         rand_seek_ms,rand_cyl (mean seek time and distance
 #                         of the random reads),runs
-#                         seq: the phase's bytes over the busiest member's
-#                         drive_us; rand: service (end_us - start_us) of
+#                         seq: the phase's bytes over the array's drive
+#                         time: the busiest member's drive_us on RAID0,
+#                         the members' added on dm-linear; rand: service (end_us - start_us) of
 #                         every member's reads pooled, per run, then the
 #                         median over the runs
 #   arrays-fig-{seq,rand}.csv, figures/arrays-{seq,rand}.png (plots/arrays.gp)
@@ -108,12 +109,22 @@ awk -F, -v need="layout members run member class phase bytes_t0 bytes_t1 bytes_t
 		}
 	}' "$runs_csv" >"$out/arrays-placement.csv" || failed=1
 awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us svc_p99_us svc_mean_us seek_mean_us cyl_mean" "$CSV_AWK$stats"'
+	# The array time of a sequential phase, from the members rows: RAID0
+	# splits each 2 MiB read over all its members, which serve their
+	# parts at once (the busiest member); dm-linear sends each read to one
+	# member, one after another (the members added).
+	$C["member"] != "all" && $C["phase"] == "seq" {
+		r = $C["layout"] "," $C["members"] "," $C["class"] "," $C["run"]
+		if (!(r in rb)) rorder[++nr] = r
+		rb[r] += $C["bytes"]
+		rsum[r] += $C["drive_us"]
+		if ($C["drive_us"] > rmax[r]) rmax[r] = $C["drive_us"]
+		rlay[r] = $C["layout"]
+	}
 	$C["member"] == "all" {
 		k = $C["layout"] "," $C["members"] "," $C["class"]
 		if (!(k in seen)) { seen[k] = 1; order[++no] = k }
-		if ($C["phase"] == "seq")
-			mbs[k] = mbs[k] " " ($C["drive_us"] > 0 ? $C["bytes"] / $C["drive_us"] : 0)
-		else {
+		if ($C["phase"] != "seq") {
 			p50[k] = p50[k] " " $C["svc_p50_us"] / 1000
 			p99[k] = p99[k] " " $C["svc_p99_us"] / 1000
 			mean[k] = mean[k] " " $C["svc_mean_us"] / 1000
@@ -123,6 +134,11 @@ awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us
 	}
 	END {
 		if (csv_bad) exit 2
+		for (i = 1; i <= nr; i++) {
+			r = rorder[i]; k = r; sub(/,[^,]*$/, "", k)
+			t = rlay[r] == "linear" ? rsum[r] : rmax[r]
+			mbs[k] = mbs[k] " " (t > 0 ? rb[r] / t : 0)
+		}
 		print "layout,members,class,seq_mb_s,seq_mb_s_min,seq_mb_s_max,rand_p50_ms,rand_p50_ms_min,rand_p50_ms_max,rand_p99_ms,rand_mean_ms,rand_seek_ms,rand_cyl,runs"
 		for (i = 1; i <= no; i++) {
 			k = order[i]

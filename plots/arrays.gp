@@ -2,8 +2,9 @@
 # arrays of modelled disks, median of the runs with min-max bars, on the
 # disk model's clock (bench/arrays.sh).
 #   what='seq'   sequential 2 MiB O_DIRECT reads: MB/s, the phase's bytes
-#                over the busiest member's drive time (seek + rotation +
-#                transfer of its trace rows)
+#                over the array's drive time (seek + rotation + transfer of
+#                the members' trace rows: the busiest member's on RAID0,
+#                the members' added on dm-linear)
 #   what='rand'  random 4 KiB O_DIRECT reads: median service time
 # Reads csv, a row per array (bench/arrays.sh's arrays-fig-WHAT.csv):
 #   array,hot,hot_min,hot_max,cold,cold_min,cold_max,none,none_min,none_max
@@ -21,7 +22,7 @@ set offsets 0, 0, graph 0.12, 0
 set xlabel "array (members x layout)"
 if (what eq "seq") {
     set title "Sequential 2 MiB O_DIRECT reads of each class's files, one at a time (disk model's clock)" noenhanced
-    set ylabel "MB/s: bytes / busiest member's drive time"
+    set ylabel "MB/s: bytes / the array's drive time"
 } else {
     set title "Random 4 KiB O_DIRECT reads over each class's files, one at a time (disk model)" noenhanced
     set ylabel "median service time at the disk (ms)"
