@@ -12,7 +12,7 @@ for f in arrays-env.txt arrays-placement.csv arrays-perf.csv; do
 	[ -s "$out/$f" ] || { echo "bench/arrays-results.sh: '$out/$f' missing (bench/arrays.sh OUT)" >&2; exit 2; }
 done
 CSV_AWK=$(cat "$top/bench/csv.awk")
-env() { sed -n "s/^$1=//p" "$out/arrays-env.txt" | head -n 1; }
+env() { sed -n "s/^$1=//p" "$out/arrays-env.txt" | head -n 1 | sed "s/ *$//"; }
 # q FILE NEED PROGRAM: awk over a CSV read by column name (bench/csv.awk)
 q() { awk -F, -v need="$2" "$CSV_AWK"'
 	function v(name) { return $C[name] }
@@ -274,9 +274,9 @@ cat <<EOF
 - What a layout-aware region would change, then: the capacity of the fast
   region on a concatenation (the outer third of each member, N ranges,
   instead of a prefix that is half slow tracks), not where the first
-  gigabytes go.  What it would not change: a concatenation reads a file
-  from one disk, so O_HOT on dm-linear gives one disk's outer rate
-  (${lin_h:-?} MB/s above), while RAID0 stripes it over all members (${r0_h:-?}
+  1/(3N) of the array's hot data goes.  What it would not change: a
+  concatenation reads a file from one disk, so O_HOT on dm-linear reads
+  at one disk's rate (${lin_h:-?} MB/s above), while RAID0 stripes it over all members (${r0_h:-?}
   MB/s over 2; cold ${r0_c:-?}): the layout decides more than the region.
 - The change, if it is made: the regions as a list of block ranges per
   region (settable through the sysfs tunables, e.g. \`hot_ranges\` and
@@ -299,6 +299,6 @@ else
 	cat <<EOF
   It is worth doing when a hot set larger than 1/(3N) of a concatenation
   is measured to read slower than the same set on the members' outer
-  thirds.
+  thirds$([ -s "$out/spill/RESULTS.md" ] && echo " ([spill/RESULTS.md](spill/RESULTS.md) measures that case)").
 EOF
 fi
