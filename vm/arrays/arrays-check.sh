@@ -15,7 +15,8 @@
 #           hot data never on member 1; cold data only on member 1, at its
 #           inner end (patch 7 fills the cold region from its end).
 # The disks run at time-scale=0 (no sleeping; the traces still carry the
-# model's times).  Host checks of the tools' bad-input messages first.
+# model's times).  Host checks first: array-layout.h's arithmetic
+# (test-array-layout) and the tools' bad-input messages.
 # Usage: vm/arrays/arrays-check.sh BZIMAGE_PATCHED   (TAP on stdout)
 set -u
 kernel=${1:?usage: vm/arrays/arrays-check.sh BZIMAGE_PATCHED}
@@ -29,10 +30,20 @@ tap_init arrays-check
 CSV_AWK=$(cat "$top/bench/csv.awk")
 FILES=4 SIZE_MIB=8
 
-for f in "$bin/hc-array" "$bin/hc-arrayload" "$bin/guest-arrays.sh" "$trace_tool"; do
+for f in "$bin/hc-array" "$bin/hc-arrayload" "$bin/guest-arrays.sh" "$trace_tool" "$build/arrays/test-array-layout"; do
 	[ -x "$f" ] || { not_ok "setup: $f missing (make arrays-tools)"; tap_done; exit 1; }
 done
 [ -r "$kernel" ] || { not_ok "setup: kernel '$kernel' missing (make kernel-patched)"; tap_done; exit 1; }
+
+# ---- the layouts' arithmetic (array-layout.h), on the host
+# (its own TAP lines, counted by make check; a crash is a failure here)
+"$build/arrays/test-array-layout" | grep -E '^(not )?ok |^#'
+st=${PIPESTATUS[0]}
+case $st in
+0) ;;
+1) failed=$((failed + 1)) ;;	# its "not ok" lines are above; this script fails too
+*) not_ok "test-array-layout exited with status $st" ;;
+esac
 
 # ---- bad input, on the host: refused before any ioctl, the input named
 err=$("$bin/hc-array" build raid0:3 md0 /dev/null /dev/null 2>&1)

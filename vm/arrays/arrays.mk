@@ -8,7 +8,8 @@
 #                       through the layout, read back in marked phases) and
 #                       guest-arrays.sh, static, for --initrd-extra
 #                       $(BUILD)/arrays/root; and the host's hc-arraytrace
-#                       (the members' traces cut into those phases)
+#                       (the members' traces cut into those phases), and
+#                       test-array-layout (array-layout.h, host, TAP)
 #   make arrays-check   one guest, four 1 GiB modelled disks: RAID0 over
 #                       two, dm-linear over the other two; where hot, cold
 #                       and unhinted data land on each member, from the
@@ -25,7 +26,8 @@ ARRAYS_HDRS := $(ARRAYS_SRC)/array-layout.h
 
 .PHONY: arrays-tools arrays-check arrays-bench
 arrays-tools: $(ARRAYS_BIN)/hc-array $(ARRAYS_BIN)/hc-arrayload \
-	$(ARRAYS_BIN)/guest-arrays.sh $(ARRAYS_OUT)/hc-arraytrace
+	$(ARRAYS_BIN)/guest-arrays.sh $(ARRAYS_OUT)/hc-arraytrace \
+	$(ARRAYS_OUT)/test-array-layout
 
 $(ARRAYS_BIN)/hc-array: $(ARRAYS_SRC)/hc-array.c $(ARRAYS_HDRS)
 	@mkdir -p $(@D)
@@ -44,6 +46,11 @@ $(ARRAYS_BIN)/guest-arrays.sh: $(ARRAYS_SRC)/guest-arrays.sh
 $(ARRAYS_OUT)/hc-arraytrace: $(ARRAYS_SRC)/hc-arraytrace.c $(ARRAYS_HDRS)
 	@mkdir -p $(@D)
 	nice gcc $(ARRAYS_CFLAGS) -o $@ $< -lm
+
+# array-layout.h's arithmetic, on the host (arrays-check runs it first)
+$(ARRAYS_OUT)/test-array-layout: $(ARRAYS_SRC)/test-array-layout.c $(ARRAYS_HDRS) $(TOP)/vm/lib/tap.h
+	@mkdir -p $(@D)
+	nice gcc $(ARRAYS_CFLAGS) -o $@ $<
 
 arrays-check: arrays-tools kernel-patched vm-initramfs hdd
 	@BUILD=$(BUILD) $(ARRAYS_SRC)/arrays-check.sh $(BZIMAGE_PATCHED)
