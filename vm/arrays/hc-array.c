@@ -234,12 +234,20 @@ static void dm_build(const char *name, int n, const struct member *m)
 		t->next = (uint32_t)len;
 		p += len;
 	}
-	if (ioctl(ctl, DM_TABLE_LOAD, io))
-		die("%s: DM_TABLE_LOAD: %s", name, strerror(errno));
+	if (ioctl(ctl, DM_TABLE_LOAD, io)) {
+		int e = errno;
+
+		ioctl(ctl, DM_DEV_REMOVE, dm_init(buf, name));	/* no half-made device */
+		die("%s: DM_TABLE_LOAD: %s (dmesg says why)", name, strerror(e));
+	}
 
 	io = dm_init(buf, name);	/* suspend without the flag: resume */
-	if (ioctl(ctl, DM_DEV_SUSPEND, io))
-		die("%s: resume: %s", name, strerror(errno));
+	if (ioctl(ctl, DM_DEV_SUSPEND, io)) {
+		int e = errno;
+
+		ioctl(ctl, DM_DEV_REMOVE, dm_init(buf, name));
+		die("%s: resume: %s", name, strerror(e));
+	}
 	close(ctl);
 	printf("/dev/dm-%u\n", dmin);
 }
