@@ -149,9 +149,10 @@ bench: $(BUILD)/.stamp-deps
 -include bench/tools.mk
 -include bench/bench.mk
 -include vm/fstests/fstests.mk
+-include vm/arrays/arrays.mk
 
 # The guest suites last: they need both kernels built.
-CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check
+CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check arrays-check
 
 # ---------------------------------------------------------------- check
 # Each check target prints TAP-style lines; vm/lib/tap-count.sh adds them up
