@@ -66,6 +66,7 @@ mount -o noinit_itable /dev/vda /mnt || exit 1
 mkdir -p /mnt/bench
 # The paths and sizes the job files take from the environment.
 . "$(dirname "$0")/job-env.sh"
+echo "bench_size=$BENCH_SIZE bench_io=$BENCH_IO bench_nrfiles=$BENCH_NRFILES" | tr " " "\n" >>$out/env.txt
 # fio does not make the directories of directory=a:b:c; make them here.
 for d in $(sed -n 's/^directory=//p' "$job" | sed -e "s|\${HOTCOLD_MNT}|$HOTCOLD_MNT|g" \
 	-e "s|\${HOTCOLD_FSROOT}|$HOTCOLD_FSROOT|g" | tr ':' ' '); do

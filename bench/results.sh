@@ -71,6 +71,7 @@ missing=$(
 	echo "Written by \`make bench\` from the files of the run started $(env_of date) in"
 	echo "\`$rel/\` (one run); nothing here is typed by hand. Figures: PNG in"
 	echo "\`plots/figures/\` (from this run), SVG in \`$rel/figures/\`."
+	echo "This page: written $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/results.sh\` at commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')."
 	if [ "$(env_of partial)" = 1 ]; then
 		echo
 		echo "**This run is PARTIAL: some scenarios failed** (see \`$rel/status\`):"
