@@ -18,7 +18,8 @@ set style data histogram
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6 border -1
 set key top right inside noenhanced
-set xtics noenhanced
+set xtics noenhanced rotate by 25 right
+set bmargin 5
 set yrange [0:*]
 set multiplot layout 1,2 title sprintf("bench/%s-qd.fio: queue depth and guest scheduler (disk model's clock)", kind) noenhanced
 set title "mean positioning per read (seek + rotation)"
