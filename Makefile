@@ -135,10 +135,12 @@ kernel-bench-data: kernel-patched kernel-stock guest-tests vm-initramfs
 kernel-bench: kernel-bench-data
 	bench/results.sh $(BUILD)/bench $(TOP)/RESULTS.md
 
-# The main job: everything built, the micro-benchmark, then every fio
-# scenario on the modelled disk; RESULTS.md and the figures from this run.
+# The main job: everything built, the micro-benchmark, the arrays (their
+# own page, results/arrays/), then every fio scenario on the modelled disk;
+# RESULTS.md and the figures from this run, linking the arrays' page.
 bench: $(BUILD)/.stamp-deps
 	@$(MAKE) --no-print-directory kernel-bench-data
+	@$(MAKE) --no-print-directory arrays-bench
 	@$(MAKE) --no-print-directory bench-run
 
 -include kernel-patches/patches.mk
