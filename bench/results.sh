@@ -216,6 +216,8 @@ missing=$(
 			echo
 			echo "The aged image: $(sed -n 's/^df_used_pct=/df used /p' "$e" | head -n 1)%, made by hc-age (seed $(env_of aged_seed), churn $(env_of aged_churn), sets $(env_of aged_sets)) on the $(env_of disk) disk; $(sed -n 's/^image=/cached as /p' "$e" | head -n 1)."
 		fi
+		echo
+		fig "service-cdf-$n" "service-time CDF at the disk, $n (marked, unmarked, o_hot)"
 	done
 
 	if [ "$(cat "$sum/compare-seq.csv" "$sum/compare-rand.csv" 2>/dev/null | grep -vc "^job,")" -gt 0 ]; then
@@ -259,6 +261,8 @@ missing=$(
 		echo "|---|---|---|---|---|---|---|---|---|---|---|"
 		awk -F, 'NR > 1 { printf "| %s | %s | %s of %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, $3, $5, $6, $7, $8, $9, $10, $11, $12 }' \
 			"$sum/promote-runs.csv"
+		echo
+		for s in $(scen "$out" promote); do fig "service-cdf-$s" "service-time CDF at the disk, $s (N-before, N-after)"; done
 	fi
 
 
