@@ -62,6 +62,8 @@ t "bad job option: the message names the guest without results" grep -q "no job 
 # before the server drops the job; the lines that did come are passed on.
 t "bad job option: the message passes on what the guest's fio said" grep -q "^    <stock> " "$tmp/bad.err"
 t "bad job option: scaleout.csv marked failed" grep -qx 1 "$tmp/bad/failed"
+grep -q "no job results from guest 'stock'" "$tmp/bad.err" ||
+	{ echo "#   bench/scaleout.sh said:"; sed 's/^/#     /' "$tmp/bad.err" | tail -n 20; }
 
 # A guest whose QEMU dies once the servers are up: the run ends with a
 # message naming the guest, the other guest's results are kept.

@@ -63,18 +63,22 @@ rm -rf "$out"
 mkdir -p "$out/guest-root/tests/bench"
 cp "$top/bench/guest-server.sh" "$out/guest-root/tests/bench/"
 
-# A TCP port nobody listens on (from /proc/net/tcp{,6}: state 0A = LISTEN).
+# A TCP port nobody uses: not a local port of any socket in /proc/net/tcp{,6}
+# (listening or connected), below the kernel's ephemeral range (32768-
+# 60999 by default) so that no outgoing connection takes it meanwhile, and
+# not one this run already chose.  Sets $port (not in a subshell, so that
+# `taken` remembers it).
 declare -A taken=()
 free_port() {
 	local p used
-	used=$(awk '$4 == "0A" { n = split($2, a, ":"); print a[n] }' /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+	used=$(awk 'NR > 1 { n = split($2, a, ":"); print a[n] }' /proc/net/tcp /proc/net/tcp6 2>/dev/null |
 		while read -r h; do echo $((16#$h)); done)
 	while :; do
-		p=$((20000 + RANDOM % 40000))
+		p=$((20000 + RANDOM % 12768))
 		[ -z "${taken[$p]:-}" ] && ! grep -qx "$p" <<<"$used" && break
 	done
 	taken[$p]=1
-	echo "$p"
+	port=$p
 }
 
 # fio does not make a job's directory=a:b:c; the guest makes them before
@@ -92,8 +96,8 @@ trap 'stop_all; exit 130' INT TERM
 : >"$out/hosts.list"
 for n in "${names[@]}"; do
 	[ "$n" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
-	fport[$n]=$(free_port)
-	dport[$n]=$(free_port)
+	free_port; fport[$n]=$port
+	free_port; dport[$n]=$port
 	mkdir -p "$out/$n"
 	stage "guest '$n': $n kernel, fio --server on 127.0.0.1:${fport[$n]}"
 	"$top/vm/runner/run" --kernel "$img" --timeout "$VM_TIMEOUT" \
