@@ -54,24 +54,18 @@ random_reads ()
     }'
 }
 
-# The libnbd test client (needs libnbd-dev at build time).
+# The libnbd test clients (need libnbd-dev at build time; hdd.mk skips
+# building them without it): hdd-nbdread, and hdd-nbdio, the write cache
+# tests' scripted client.  requires_client PATH: skip (exit 77) without it.
 nbdread=$HDD_BUILD/hdd-nbdread
-export nbdread
-requires_nbdread ()
-{
-    [ -x "$nbdread" ] || {
-        echo "$0: $nbdread not built (libnbd-dev missing): skipped" >&2
-        exit 77
-    }
-}
-
-# The scripted client of the write cache tests (libnbd-dev too).
 nbdio=$HDD_BUILD/hdd-nbdio
-export nbdio
-requires_nbdio ()
+export nbdread nbdio
+requires_client ()
 {
-    [ -x "$nbdio" ] || {
-        echo "$0: $nbdio not built (libnbd-dev missing): skipped" >&2
+    [ -x "$1" ] || {
+        echo "$0: $1 not built (libnbd-dev missing): skipped" >&2
         exit 77
     }
 }
+requires_nbdread () { requires_client "$nbdread"; }
+requires_nbdio () { requires_client "$nbdio"; }
