@@ -21,6 +21,9 @@ perf=$out/arrays-perf.csv
 place=$out/arrays-placement.csv
 # one value of arrays-perf.csv: pv LAYOUT MEMBERS CLASS COLUMN
 pv() { q "$perf" "layout members class $4" 'v("layout") == "'"$1"'" && v("members") == "'"$2"'" && v("class") == "'"$3"'" { print v("'"$4"'") }'; }
+# the guest's clock beside (arrays-guest.csv): gv LAYOUT MEMBERS CLASS PHASE
+gv() { awk -F, -v l="$1" -v n="$2" -v c="$3" -v p="$4" '$1 == l && $2 == n && $3 == c && $4 == p {
+	if ($6 == $7) printf "%s", $5; else printf "%s (%s-%s)", $5, $6, $7; f = 1; exit } END { if (!f) printf "n/a" }' "$out/arrays-guest.csv" 2>/dev/null; }
 layouts=$(q "$perf" "layout" '!s[v("layout")]++ { printf "%s ", v("layout") }')
 members=$(q "$perf" "members" '!s[v("members")]++ { printf "%s ", v("members") }')
 
@@ -83,6 +86,11 @@ How the numbers are taken, on the disk model's clock:
 - **random 4 KiB service time**: \`end_us - start_us\` of each read's row,
   every member's reads pooled; per run the median (p50), then the median
   over the runs.
+- **guest clock** (beside them, never instead): each phase's bytes over
+  its elapsed time in the guest (sequential MB/s) and its elapsed time
+  over its reads (ms per random read), from hc-arrayload's own timing,
+  median (min-max) over the runs; under TCG the guest adds milliseconds
+  per request that change with the host's load.
 
 ## What "the first third of the array" is on each layout
 
@@ -170,8 +178,8 @@ cat <<EOF
 
 ## Sequential reads of each class (MB/s on the disk's clock)
 
-| array | O_HOT | O_COLD | unhinted | O_HOT / O_COLD |
-|---|---|---|---|---|
+| array | O_HOT | O_COLD | unhinted | O_HOT / O_COLD | guest clock: O_HOT / O_COLD / unhinted |
+|---|---|---|---|---|---|
 EOF
 for n in $members; do
 	for l in $layouts; do
@@ -179,7 +187,7 @@ for n in $members; do
 		[ -n "$h" ] || continue
 		c=$(pv "$l" "$n" cold seq_mb_s)
 		row() { echo "$(pv "$l" "$n" "$1" seq_mb_s) ($(pv "$l" "$n" "$1" seq_mb_s_min)-$(pv "$l" "$n" "$1" seq_mb_s_max))"; }
-		echo "| $n x $l | $(row hot) | $(row cold) | $(row none) | $(awk -v h="$h" -v c="$c" 'BEGIN { printf "%.2f", (c > 0 ? h / c : 0) }') |"
+		echo "| $n x $l | $(row hot) | $(row cold) | $(row none) | $(awk -v h="$h" -v c="$c" 'BEGIN { printf "%.2f", (c > 0 ? h / c : 0) }') | $(gv "$l" "$n" hot seq) / $(gv "$l" "$n" cold seq) / $(gv "$l" "$n" none seq) |"
 	done
 done
 cat <<EOF
@@ -188,15 +196,15 @@ cat <<EOF
 
 ## Random 4 KiB reads over each class's files (service time at the disk, ms)
 
-| array | class | p50 | p99 | mean | mean seek (ms) | mean seek distance (cylinders) |
-|---|---|---|---|---|---|---|
+| array | class | p50 | p99 | mean | mean seek (ms) | mean seek distance (cylinders) | guest clock: mean per read |
+|---|---|---|---|---|---|---|---|
 EOF
 for n in $members; do
 	for l in $layouts; do
 		[ -n "$(pv "$l" "$n" hot rand_p50_ms)" ] || continue
 		for c in hot cold none; do
 			case $c in hot) cn=O_HOT ;; cold) cn=O_COLD ;; none) cn=unhinted ;; esac
-			echo "| $n x $l | $cn | $(pv "$l" "$n" $c rand_p50_ms) ($(pv "$l" "$n" $c rand_p50_ms_min)-$(pv "$l" "$n" $c rand_p50_ms_max)) | $(pv "$l" "$n" $c rand_p99_ms) | $(pv "$l" "$n" $c rand_mean_ms) | $(pv "$l" "$n" $c rand_seek_ms) | $(pv "$l" "$n" $c rand_cyl) |"
+			echo "| $n x $l | $cn | $(pv "$l" "$n" $c rand_p50_ms) ($(pv "$l" "$n" $c rand_p50_ms_min)-$(pv "$l" "$n" $c rand_p50_ms_max)) | $(pv "$l" "$n" $c rand_p99_ms) | $(pv "$l" "$n" $c rand_mean_ms) | $(pv "$l" "$n" $c rand_seek_ms) | $(pv "$l" "$n" $c rand_cyl) | $(gv "$l" "$n" $c rand) |"
 		done
 	done
 done

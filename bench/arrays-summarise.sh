@@ -22,6 +22,9 @@
 #                         the members' added on dm-linear; rand: service (end_us - start_us) of
 #                         every member's reads pooled, per run, then the
 #                         median over the runs
+#   arrays-guest.csv      layout,members,class,phase,guest_med,_min,_max,runs:
+#                         the guest's clock (hc-arrayload): seq MB/s, rand
+#                         mean ms per read, beside the disk's
 #   arrays-fig-{seq,rand}.csv, figures/arrays-{seq,rand}.png (plots/arrays.gp)
 #   RESULTS.md            bench/arrays-results.sh
 # Exit status 0; 1 when a stage failed (named); 2 on bad input.
@@ -147,6 +150,25 @@ awk -F, -v need="layout members run member class phase bytes drive_us svc_p50_us
 			printf "%s,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%d\n", k, s, sl, sh, p, pl, ph, med(p99[k]), med(mean[k]), med(seek[k]), med(cyl[k]), n
 		}
 	}' "$runs_csv" >"$out/arrays-perf.csv" || failed=1
+
+# The guest's clock beside the disk's: hc-arrayload's TAG-guest.csv of
+# every finished run (each phase's bytes, reads and elapsed time in the
+# guest, which under TCG adds its own overhead): sequential MB/s and mean
+# time per random read, median and min-max over the runs
+for d in $rundirs; do
+	[ -f "$d/ok" ] || continue
+	cfg=${d%/run*}; cfg=${cfg##*/}
+	g=$(ls "$d"/*guest.csv 2>/dev/null | head -n 1)
+	[ -s "$g" ] || { echo "bench/arrays-summarise.sh: $d: no guest.csv (hc-arrayload's)" >&2; failed=1; continue; }
+	awk -F, -v need="class phase bytes reads guest_us" -v k="${cfg%-*},${cfg##*-}" "$CSV_AWK"'
+		$C["guest_us"] > 0 { if ($C["phase"] == "seq") print k "," $C["class"] ",seq," $C["bytes"] / $C["guest_us"]
+			else if ($C["reads"] > 0) print k "," $C["class"] ",rand," $C["guest_us"] / $C["reads"] / 1000 }
+		END { if (csv_bad) exit 2 }' "$g" || failed=1
+done | sort -t, -k1,4 -k5,5g | awk -F, '
+	function flush() { if (n) printf "%s,%.2f,%.2f,%.2f,%d\n", k, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n], n }
+	BEGIN { print "layout,members,class,phase,guest_med,guest_min,guest_max,runs" }
+	$1 "," $2 "," $3 "," $4 != k { flush(); k = $1 "," $2 "," $3 "," $4; n = 0 }
+	{ v[++n] = $5 } END { flush() }' >"$out/arrays-guest.csv"
 
 # figures: hot vs cold (and unhinted) per array, median with min-max; the
 # plot reads a row per array (arrays-fig-WHAT.csv)
