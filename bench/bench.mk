@@ -6,8 +6,9 @@
 #     every scenario of bench/run.sh in guests on the modelled disk, raw
 #     results in build/bench/<scenario>/runN/, CSVs in build/bench/summary/,
 #     figures in build/bench/figures/, then RESULTS.md
-#   make bench-pages-check  summarise, plots and results on the fixture run
-#                      tree bench/fixtures/run-small/, no guest (TAP)
+#   make bench-pages-check  bench/lib.sh's tests, then summarise, plots and
+#                      results on the fixture run tree bench/fixtures/run-small/,
+#                      no guest (TAP)
 #   make bench-check   one tiny scenario through the whole pipeline (TAP)
 #   make aged-check    a tiny aged filesystem (4 GiB) through the pipeline (TAP)
 #   make bench-scaleout [QUICK=1] [PROFILE=] [TIME_SCALE=]
@@ -41,8 +42,10 @@ scaleout-check: $(BENCH_DEPS)
 	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
 		BUILD=$(BUILD) $(TOP)/bench/scaleout-check.sh
 
-# The page writers on the fixture run tree (bench/fixtures/run-small/), no guest
+# The stages' library (bench/lib.sh) and the page writers on the fixture run
+# tree (bench/fixtures/run-small/), no guest
 bench-pages-check: | $(BUILD)/.stamp-deps
+	@$(TOP)/bench/test-lib.sh
 	@$(TOP)/bench/test-pages.sh
 
 CHECK_HOST_TARGETS += bench-pages-check

@@ -56,9 +56,7 @@ DISK_SIZE=${BENCH_DISK:-64G}
 AGED_JOBS=${AGED_JOBS:-2}
 AGED_MEM=${AGED_MEM:-4096}
 
-t_start=$(date +%s)
-stage() { printf '  BENCH   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
-die() { echo "bench/run.sh: $*" >&2; exit 2; }
+. "$top/bench/lib.sh" && lib_init BENCH bench/run.sh
 
 # ---- scenarios: bench/scenarios (name kernel job fill quick measures)
 # scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);

@@ -34,9 +34,7 @@ VM_TIMEOUT=${VM_TIMEOUT:-1800}
 DISK_SIZE=64G
 READY_TIMEOUT=${READY_TIMEOUT:-300}
 
-t_start=$(date +%s)
-stage() { printf '  SCALE   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
-die() { echo "bench/scaleout.sh: $*" >&2; exit 2; }
+. "$top/bench/lib.sh" && lib_init SCALE bench/scaleout.sh
 
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
 grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||

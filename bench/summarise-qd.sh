@@ -28,9 +28,8 @@ set -u
 out=${1:?usage: bench/summarise-qd.sh OUT}
 sum=$out/summary
 . "$(dirname "$0")/scen.sh" && scen_init "$out" || exit 2
-CSV_AWK=$(cat "$(dirname "$0")/csv.awk") || exit 2
+. "$(dirname "$0")/lib.sh" || exit 2
 rc=0
-ok_run() { local n r; n=$(basename "$(dirname "$1")") r=${1##*/run}; grep -qx "$n $r ok" "$out/status" 2>/dev/null; }
 
 echo "scenario,run,qd,scheduler,job,reads,resp_p50_ms,resp_mean_ms,queue_mean_ms,pos_mean_ms,clat_p50_ms" >"$sum/qd-runs.csv"
 echo "scenario,run,qd,scheduler,pair,jobs,reads,iops,pos_mean_ms,resp_mean_ms,max_at_drive" >"$sum/qd-pairs-runs.csv"
@@ -59,11 +58,11 @@ for n in $(scen "$out" qd); do
 		awk -F, -v need="job service_us queue_us seek_us rotation_us matched" "$CSV_AWK"'
 			$C["matched"] == 1 { print $C["job"] "," $C["service_us"] "," $C["queue_us"] "," $C["seek_us"] + $C["rotation_us"] }
 			END { if (csv_bad) exit 2 }' "$d/join.csv" >"$d/qd-reads.tmp" || { rc=1; continue; }
-		sort -t, -k1,1 -k2,2g "$d/qd-reads.tmp" | awk -F, -v n="$n" -v r="$r" -v qd="$qd" -v s="$sch" -v clat="$clat" '
+		sort -t, -k1,1 -k2,2g "$d/qd-reads.tmp" | awk -F, -v n="$n" -v r="$r" -v qd="$qd" -v s="$sch" -v clat="$clat" "$STATS_AWK"'
 			BEGIN { m = split(clat, c, " "); for (i = 1; i <= m; i++) { split(c[i], kv, "="); cl[kv[1]] = kv[2] } }
 			function flush() { if (!k) return
 				printf "%s,%s,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s\n", n, r, qd, s, k, cnt,
-					(cnt % 2 ? v[(cnt + 1) / 2] : (v[cnt / 2] + v[cnt / 2 + 1]) / 2) / 1000,
+					stats_med(v, cnt) / 1000,
 					sv / cnt / 1000, sq / cnt / 1000, sp / cnt / 1000,
 					(cl[k] != "" ? sprintf("%.4f", cl[k] / 1e6) : "") }
 			$1 != k { flush(); k = $1; cnt = 0; sv = sq = sp = 0 }
@@ -88,15 +87,15 @@ done
 # median, min, max of each column from C on, grouped by the key columns
 # (the runs of one scenario); input without its header
 mmm_by() { # KEYS(awk expr) FIRST LAST
-	sort -t, -k1,1 | awk -F, -v first="$2" -v last="$3" '
+	sort -t, -k1,1 | awk -F, -v first="$2" -v last="$3" "$STATS_AWK"'
 		{ k = '"$1"'; keys[k] = 1; n[k]++
 			for (c = first; c <= last; c++) v[k, c, n[k]] = $c }
 		END { for (k in keys) { printf "%s", k
 				for (c = first; c <= last; c++) {
 					m = n[k]; delete x
 					for (i = 1; i <= m; i++) x[i] = v[k, c, i] + 0
-					for (i = 2; i <= m; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
-					printf ",%.4g,%.4g,%.4g", (m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2), x[1], x[m] }
+					stats_sort(x, m)
+					printf ",%.4g,%.4g,%.4g", stats_med(x, m), x[1], x[m] }
 				printf ",%d\n", n[k] } }' | sort -t, -k1,1
 }
 {

@@ -10,15 +10,14 @@ sum=$out/summary
 mkdir -p "$sum"
 command -v jq >/dev/null || { echo "summarise: jq missing (vm/lib/install-deps.sh plot)" >&2; exit 2; }
 # the engine's logs, the model's trace and hc-tracejoin's files are read by
-# column name (bench/csv.awk): a missing column fails, naming the file
-CSV_AWK=$(cat "$(dirname "$0")/csv.awk") || exit 2
+# column name (bench/csv.awk, $CSV_AWK): a missing column fails, naming the
+# file; ok_run and stats: bench/lib.sh
+. "$(dirname "$0")/lib.sh" || exit 2
 # which scenarios measure what: OUT/scenarios (bench/scen.sh)
 . "$(dirname "$0")/scen.sh" && scen_init "$out" || exit 2
 rc=0
-# ok_run DIR: bench/run.sh finished that run (OUT/status); a failed run's
-# files are not read (the page lists the failure).  need FILE: a finished
-# run's input is missing or empty: say which, and fail.
-ok_run() { local n r; n=$(basename "$(dirname "$1")") r=${1##*/run}; grep -qx "$n $r ok" "$out/status" 2>/dev/null; }
+# a failed run's files are not read (ok_run; the page lists the failure).
+# need FILE: a finished run's input is missing or empty: say which, and fail.
 need() { [ -s "$1" ] || { echo "summarise: $1 missing or empty" >&2; rc=1; return 1; }; }
 
 # fio's --output mixes the engine's messages with the JSON: split them.
@@ -32,14 +31,6 @@ for raw in "$out"/*/run*/fio.out; do
 	jq -e .jobs "$d/fio.json" >/dev/null 2>&1 ||
 		{ echo "summarise: $d/fio.json is not fio JSON" >&2; rc=1; }
 done
-
-# median, min, max of column 2 grouped by column 1 (input: key,value)
-stats() {
-	sort -t, -k1,1 -k2,2g | awk -F, '
-		function flush() { if (n) printf "%s,%.6g,%.6g,%.6g,%d\n", k,
-			(n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n], n }
-		$1 != k { flush(); k = $1; n = 0 } { v[++n] = $2 } END { flush() }'
-}
 
 # ---- sequential throughput (the scenarios that measure seq): MB/s per job (fio's clock)
 for n in $(scen "$out" seq); do
