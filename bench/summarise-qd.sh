@@ -106,16 +106,22 @@ mmm_by() { # KEYS(awk expr) FIRST LAST
 	echo "scenario,qd,scheduler,pair,jobs,iops_med,iops_min,iops_max,pos_mean_med,pos_mean_min,pos_mean_max,resp_mean_med,resp_mean_min,resp_mean_max,at_drive_med,at_drive_min,at_drive_max,runs"
 	tail -n +2 "$sum/qd-pairs-runs.csv" | mmm_by '$1 "," $3 "," $4 "," $5 "," $6' 8 11
 } >"$sum/qd-pairs.csv"
-# for plots/bench-qd.gp, one file per job file (mixed: pairs hc nn hh;
-# randread: hot none), a row per scenario: label, then for each pair the
-# median,min,max of pos_mean_ms, then of iops
+# for plots/bench-qd.gp, one file per job file (the scenarios' job column:
+# mixed-qd.fio -> qd-wide-mixed.csv with pairs hc nn hh; randread-qd.fio ->
+# qd-wide-randread.csv, hot none), a row per scenario: label, then for
+# each pair the median,min,max of pos_mean_ms, then of iops
+kinds=$(awk '!/^#/ && NF == 6 { j = $3; sub(/:.*/, "", j); sub(/(-qd)?\.fio$/, "", j); printf "%s=%s ", $1, j }' "$out/scenarios")
 for kind in mixed:hc,nn,hh randread:hot,none; do
 	k=${kind%%:*} pairs=${kind#*:}
-	awk -F, -v k="$k" -v pairs="$pairs" 'BEGIN { np = split(pairs, P, ",")
+	awk -F, -v k="$k" -v pairs="$pairs" -v kinds="$kinds" -v need="scenario qd scheduler pair iops_med iops_min iops_max pos_mean_med pos_mean_min pos_mean_max" "$CSV_AWK"'
+		BEGIN { np = split(pairs, P, ",")
+			nk = split(kinds, K, " "); for (i = 1; i <= nk; i++) { split(K[i], kv, "="); kind[kv[1]] = kv[2] }
 			printf "label"; for (i = 1; i <= np; i++) printf ",%s_pos,%s_pos_min,%s_pos_max", P[i], P[i], P[i]
 			for (i = 1; i <= np; i++) printf ",%s_iops,%s_iops_min,%s_iops_max", P[i], P[i], P[i]; print "" }
-		NR > 1 && $1 ~ ("^qd-" k "-") { s[$1] = "qd" $2 " " $3; pos[$1, $4] = $9 "," $10 "," $11; io[$1, $4] = $6 "," $7 "," $8 }
-		END { for (n in s) { printf "%s", s[n]
+		kind[$C["scenario"]] == k { n = $C["scenario"]; p = $C["pair"]; s[n] = "qd" $C["qd"] " " $C["scheduler"]
+			pos[n, p] = $C["pos_mean_med"] "," $C["pos_mean_min"] "," $C["pos_mean_max"]; io[n, p] = $C["iops_med"] "," $C["iops_min"] "," $C["iops_max"] }
+		END { if (csv_bad) exit 2
+			for (n in s) { printf "%s", s[n]
 				for (i = 1; i <= np; i++) printf ",%s", ((n, P[i]) in pos) ? pos[n, P[i]] : ",,"
 				for (i = 1; i <= np; i++) printf ",%s", ((n, P[i]) in io) ? io[n, P[i]] : ",,"
 				print "" } }' "$sum/qd-pairs.csv" | { read -r h; echo "$h"; sort -t, -k1,1V; } >"$sum/qd-wide-$k.csv"

@@ -172,8 +172,9 @@ awk -F, '$1 == "trace" { printf "%s,%s\n", ($3 == "start") ? 0.0005 : 0.9995, $4
 	{ echo "pos_frac,mb_s"; cat; } >"$sum/zones-position.csv"
 
 # the model's zone ratio: outermost / innermost sequential rate
-awk -F, 'NR == 2 { o = $3 } NR > 1 { i = $3 } END { if (i > 0) printf "%.3f,%.2f,%.2f\n", o / i, o, i }' \
-	"$sum/hdd-rate.csv" >"$sum/zone-ratio.csv"
+awk -F, -v need="mb_per_s" "$CSV_AWK"'{ if (!n++) o = $C["mb_per_s"]; i = $C["mb_per_s"] }
+	END { if (csv_bad) exit 2; print "zone_ratio,outer_mb_s,inner_mb_s"; if (i > 0) printf "%.3f,%.2f,%.2f\n", o / i, o, i }' \
+	"$sum/hdd-rate.csv" >"$sum/zone-ratio.csv" || rc=1
 # ---- the disk's clock: hc-tracejoin's summary of every run (bench/run.sh
 # joined the model's trace with the engine's seek log), long format
 # scenario,job,metric,median,min,max,runs; a run that joined fewer than 99%

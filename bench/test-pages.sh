@@ -38,6 +38,8 @@ for f in placement throughput-position latency-cdf-randread service-cdf-randread
 	t "figure $f.png is a PNG" is_png "$out/figures/$f.png"
 done
 t "results.sh on the fixture" "$top/bench/results.sh" "$out" "$page"
+t "every summary has a header row" sh -c "for f in '$out'/summary/*.csv; do
+	case \$(head -n 1 \"\$f\") in *[a-z]*) ;; *) echo \"\$f: no header\"; exit 1 ;; esac; done"
 
 # the page's sections, in order
 want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## Raw disk, start vs end|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
@@ -57,7 +59,7 @@ for s in seq seq-stock; do
 done
 h=$(med $(fio_mbs seq hot-read)) c=$(med $(fio_mbs seq cold-read))
 r=$(awk -v a="$h" -v b="$c" 'BEGIN { printf "%.3f", a / b }')
-t "headline: seq hot / cold = $r (fio's medians)" grep -q "^- sequential O_DIRECT read, hot / cold file: \*\*$r\*\*" "$page"
+t "headline: seq hot-read / cold-read = $r (fio's medians; headline= in the scenario table)" grep -qF -- "- sequential O_DIRECT read, hot-read / cold-read (seq): **$r**" "$page"
 zo=$(awk -F, 'NR == 2 { print $3 }' "$fixture/summary/hdd-rate.csv") zi=$(awk -F, 'END { print $3 }' "$fixture/summary/hdd-rate.csv")
 zr=$(awk -v a="$zo" -v b="$zi" 'BEGIN { printf "%.3f", a / b }')
 t "headline: the model's zone ratio $zr ($zo / $zi MB/s, hdd-rate.csv)" grep -qF -- "- drive model's zone ratio (outermost / innermost sequential rate): **$zr** ($zo / $zi MB/s)" "$page"
@@ -70,7 +72,7 @@ for s in randread randread-stock; do
 done
 dh=$(med $(join_col randread hot service_p50_ms)) dn=$(med $(join_col randread none service_p50_ms))
 dr=$(printf '%.2f / %.2f ms' "$dh" "$dn")
-t "headline: random reads, hot / unhinted service p50 $dr" grep -qF "median service time at the disk (model's trace): **$dr** (ratio $(awk -v a="$dh" -v b="$dn" 'BEGIN { printf "%.3f", a / b }'))" "$page"
+t "headline: random reads, hot / none service p50 $dr" grep -qF "hot / none (randread), median service time at the disk (model's trace): **$dr** (ratio $(awk -v a="$dh" -v b="$dn" 'BEGIN { printf "%.3f", a / b }'))" "$page"
 # placement: files per hint and third in run 1's placement log
 for h in hot cold none; do
 	pl=$(awk -F, -v h="$h" '$1 == "file" && $4 == h { c[$24]++ } END { for (t in c) printf "%s %d\n", t, c[t] }' "$fixture/placement/run1/placement.csv")
