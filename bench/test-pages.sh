@@ -20,8 +20,8 @@ done
 out=$tmp/run page=$tmp/page/RESULTS.md
 cp -a "$fixture" "$out" && mkdir -p "$tmp/page"
 is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
-# mmm V1 V2 ...: "median (min-max)" of the values, "%.2f" each
-mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+# want_mmm V1 V2 ...: what the page should print, "median (min-max)" of the values, "%.2f" each
+want_mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	if (v[1] == v[NR]) printf "%.2f", m; else printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'; }
 med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.6g", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # fio's MB/s of JOB in each run of SCENARIO (fio.out: messages, then JSON)
@@ -54,7 +54,7 @@ t "the environment names both kernels and the profile" sh -c "grep -qx -- '- gue
 for s in seq seq-stock; do
 	for j in hot-read cold-read none-write; do
 		# shellcheck disable=SC2046
-		is "$s $j: fio's MB/s, median (min-max)" "$(row "| $s | $j |")" "| $s | $j | $(mmm $(fio_mbs $s $j)) | 2 |"
+		is "$s $j: fio's MB/s, median (min-max)" "$(row "| $s | $j |")" "| $s | $j | $(want_mmm $(fio_mbs $s $j)) | 2 |"
 	done
 done
 h=$(med $(fio_mbs seq hot-read)) c=$(med $(fio_mbs seq cold-read))
@@ -67,7 +67,7 @@ t "headline: the model's zone ratio $zr ($zo / $zi MB/s, hdd-rate.csv)" grep -qF
 for s in randread randread-stock; do
 	for j in hot none; do
 		is "$s $j: service p50 and p99 on the disk's clock" "$(row "| $s | $j |" | cut -d'|' -f4-5)" \
-			" $(mmm $(join_col $s $j service_p50_ms)) | $(mmm $(join_col $s $j service_p99_ms)) "
+			" $(want_mmm $(join_col $s $j service_p50_ms)) | $(want_mmm $(join_col $s $j service_p99_ms)) "
 	done
 done
 dh=$(med $(join_col randread hot service_p50_ms)) dn=$(med $(join_col randread none service_p50_ms))
