@@ -90,8 +90,7 @@ for n in $ARRAY_MEMBERS; do
 			st=$?
 			awk -v dir="$d" -f "$top/bench/split-guest-output.awk" "$d/guest.out"
 			if [ $st != 0 ]; then
-				echo "bench/arrays.sh: $layout x $n run $r: the guest failed (status $st); output $d/guest.out, $d/vmrun.err" >&2
-				tail -n 5 "$d/guest.out" "$d/vmrun.err" | sed 's/^/    /' >&2
+				guest_failed "$d" "$layout x $n run $r: the guest failed (status $st)"
 				failed=1
 				continue
 			fi

@@ -205,9 +205,7 @@ aged_image() {
 	rc=$?
 	split_guest_output "$dir/guest.out" "$dir"
 	if [ $rc != 0 ] || ! grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
-		echo "bench/run.sh: ageing to $fill% failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'));" \
-			"guest output: $dir/guest.out, vm/runner/run: $dir/vmrun.err" >&2
-		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
+		guest_failed "$dir" "ageing to $fill% failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'))"
 		return 1
 	fi
 	mv "$dir/disk.img.tmp" "$dir/disk.img"
@@ -258,9 +256,7 @@ run_one() { # name kernel job fill run
 	echo "kernel_flavour=$kernel" >>"$dir/env.txt"
 	sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/accel=\1/p' "$dir/vmrun.err" >>"$dir/env.txt"
 	if [ $rc != 0 ]; then
-		echo "bench/run.sh: scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc;" \
-			"guest output: $dir/guest.out, vm/runner/run: $dir/vmrun.err" >&2
-		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
+		guest_failed "$dir" "scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc"
 		echo "$name $r FAIL status=$rc" >>"$out/status"
 		failed=1
 		return 1
