@@ -223,6 +223,14 @@ join_trace() {
 		"$d/trace.csv" "$d/seek.csv" >"$d/join.out" 2>"$d/join.err"
 }
 
+# failed_run NAME RUN WHY [FILE]: the run failed (OUT/status says why; the
+# page lists it); FILE's lines, indented, on stderr
+failed_run() {
+	[ -z "${4:-}" ] || sed 's/^/    /' "$4" >&2
+	echo "$1 $2 FAIL $3" >>"$out/status"
+	failed=1
+}
+
 run_one() { # name kernel job fill run
 	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 img dir cmd rc qd sched
 	read -r qd sched <<<"$(job_params "$job")"
@@ -236,7 +244,7 @@ run_one() { # name kernel job fill run
 	elif [ "$fill" != 0 ]; then
 		if grep -qx "$fill" "$out/aged-failed" 2>/dev/null ||
 			! aged=$(aged_image "$fill"); then
-			echo "$name $r FAIL ageing" >>"$out/status"; failed=1; return 1
+			failed_run "$name" "$r" ageing; return 1
 		fi
 		mkdir -p "$out/$name/aging"
 		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$out/$name/aging/"
@@ -257,16 +265,13 @@ run_one() { # name kernel job fill run
 	sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/accel=\1/p' "$dir/vmrun.err" >>"$dir/env.txt"
 	if [ $rc != 0 ]; then
 		guest_failed "$dir" "scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc"
-		echo "$name $r FAIL status=$rc" >>"$out/status"
-		failed=1
+		failed_run "$name" "$r" "status=$rc"
 		return 1
 	fi
 	# O_DIRECT jobs reach the disk one request per read: join them with the trace
 	if [ "$job" != zones ] && grep -q '^direct=1' "$JOB_DIR/$job" && ! join_trace "$dir"; then
 		echo "bench/run.sh: scenario '$name' run $r: the disk trace does not account for the engine's reads:" >&2
-		sed 's/^/    /' "$dir/join.err" >&2
-		echo "$name $r FAIL trace-join" >>"$out/status"
-		failed=1
+		failed_run "$name" "$r" trace-join "$dir/join.err"
 		return 1
 	fi
 	echo "$name $r ok" >>"$out/status"
@@ -281,9 +286,7 @@ run_scaleout() { # name job
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" != 0 ]; then
 		echo "bench/run.sh: scenario '$name' (bench/$2, two guests) failed with status $rc:" >&2
-		sed 's/^/    /' "$out/$name.err" >&2
-		echo "$name 1 FAIL status=$rc" >>"$out/status"
-		failed=1
+		failed_run "$name" 1 "status=$rc" "$out/$name.err"
 		return 1
 	fi
 	echo "$name 1 ok" >>"$out/status"
