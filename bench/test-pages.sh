@@ -38,8 +38,14 @@ for f in placement throughput-position latency-cdf-randread service-cdf-randread
 	t "figure $f.png is a PNG" is_png "$out/figures/$f.png"
 done
 t "results.sh on the fixture" "$top/bench/results.sh" "$out" "$page"
-t "every summary has a header row" sh -c "for f in '$out'/summary/*.csv; do
-	case \$(head -n 1 \"\$f\") in *[a-z]*) ;; *) echo \"\$f: no header\"; exit 1 ;; esac; done"
+# a header row: every field a name (a letter or _ first; letters, digits,
+# _ and - after).  summarise.sh's own per-run scratch files, which only it
+# reads, have none yet: listed here until they do.
+scratch=" seq-runs.csv rand-ios.csv rand-fio.csv rand-runs.csv zones-runs.csv disk-runs.csv "
+t "every summary but summarise.sh's scratch ($scratch) has a header row" bash -c "for f in '$out'/summary/*.csv; do
+	case '$scratch' in *\" \${f##*/} \"*) continue ;; esac
+	head -n 1 \"\$f\" | awk -F, '{ for (i = 1; i <= NF; i++) if (\$i !~ /^[A-Za-z_][A-Za-z0-9_-]*\$/) exit 1 }' || { echo \"\$f: no header\"; exit 1; }
+done"
 
 # the page's sections, in order
 want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## Raw disk, start vs end|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
