@@ -27,8 +27,12 @@ draw() { # name script gnuplot-assignments...
 }
 skip() { echo "  PLOT    $1: skipped (no $2 in this run)"; }
 
-if has "$sum/placement-hist.csv"; then draw placement bench-placement.gp -e "dir='$sum'"
-else skip placement placement-hist.csv; fi
+# the measures with a file of their own (bench/measures.sh)
+. "$top/bench/measures.sh" || exit 2
+for m in $(measures_of "$out"); do
+	measure_load "$m" || { rc=1; continue; }
+	! declare -F "${m}_plots" >/dev/null || "${m}_plots" "$out"
+done
 
 for s in $(scen "$out" rand fresh); do
 	files="" titles=""

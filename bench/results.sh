@@ -51,17 +51,21 @@ fig() { # name caption
 # a section that quietly shrinks.
 . "$top/bench/scen.sh" && scen_init "$out" || exit 2
 rows_for() { [ -n "$(csv_get "$1" scenario scenario="$2" 2>/dev/null)" ]; }
+. "$top/bench/measures.sh"
+loaded=""
+for m in $(measures_of "$out"); do measure_load "$m" && loaded="$loaded $m"; done
 missing=$(
-	for m in seq rand placement aged promote zones scaleout qd dirmark; do
+	for m in $loaded; do measure_missing "$out" "$m"; done
+	for m in seq rand aged promote scaleout qd dirmark; do
 		for s in $(scen "$out" $m); do
 			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
 			case $m in
-			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;; placement) f=$sum/placement-thirds.csv ;;
-			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; zones) f=$sum/zones.csv ;; scaleout) f=$out/$s/scaleout.csv ;;
+			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;;
+			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; scaleout) f=$out/$s/scaleout.csv ;;
 			qd) f=$sum/qd-runs.csv ;; dirmark) f=$sum/dirmark-runs.csv ;;
 			esac
 			case $m in
-			placement|zones|scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
+			scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
 			*) rows_for "$f" "$s" ;;
 			esac || echo "${f#"$out"/}: nothing for scenario $s ($m), which finished"
 		done
@@ -120,8 +124,9 @@ missing=$(
 	hot="" cold="" hl="" nl="" zs="" ze=""
 	[ -z "${hs:-}" ] || { hot=$(csv_get "$sum/seq.csv" mb_s_median scenario="$hs" job="$ha"); cold=$(csv_get "$sum/seq.csv" mb_s_median scenario="$hs" job="$hb"); }
 	[ -z "${rs:-}" ] || { hl=$(csv_get "$sum/rand.csv" p50_ms scenario="$rs" job="$ra"); nl=$(csv_get "$sum/rand.csv" p50_ms scenario="$rs" job="$rb"); }
-	zs=$(csv_get "$sum/zones.csv" mb_s_median clock=trace zone=start) ze=$(csv_get "$sum/zones.csv" mb_s_median clock=trace zone=end)
-	if [ -n "$hot$hl$zs" ]; then
+	# the measures' own headline lines (NAME_headline)
+	mlines=$(for m in $loaded; do ! declare -F "${m}_headline" >/dev/null || "${m}_headline" "$out"; done)
+	if [ -n "$hot$hl$mlines" ]; then
 		echo
 		echo "## Headline numbers"
 		echo
@@ -135,21 +140,11 @@ missing=$(
 		[ -z "${rs:-}" ] || { dh=$(dcell "$rs" "$ra" service_p50_ms) dn=$(dcell "$rs" "$rb" service_p50_ms); }
 		[ -n "$dh" ] && echo "- random 4 KiB reads on a fresh filesystem, $ra / $rb ($rs), median service time at the disk (model's trace): **$(r2 "$dh") / $(r2 "$dn") ms** (ratio $(ratio "$dh" "$dn")); the engine's latency through the guest: $(r2 "$hl") / $(r2 "$nl") ms"
 		[ -z "$dh" ] && [ -n "$hl" ] && echo "- random 4 KiB reads, $ra / $rb ($rs), engine latency only (no trace join in this run): $(r2 "$hl") / $(r2 "$nl") ms"
-		[ -n "$zs" ] && echo "- raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(ratio "$zs" "$ze")** ($zs / $ze MB/s, model's clock from the trace; guest clock: $(csv_get "$sum/zones.csv" mb_s_median clock=guest zone=start) / $(csv_get "$sum/zones.csv" mb_s_median clock=guest zone=end) MB/s) vs zone ratio $zr"
+		[ -z "$mlines" ] || echo "$mlines"
 	fi
 
-	if [ -s "$sum/placement-thirds.csv" ]; then
-		echo
-		echo "## Placement (bench/placement.fio)"
-		echo
-		echo "Files per third of the disk by creation hint (run 1; $(cat "$sum/placement-ngroups.txt") block groups)."
-		echo
-		echo "| hint | third | files | fraction |"
-		echo "|---|---|---|---|"
-		tab "$sum/placement-thirds.csv" "hotness third files frac" '{ printf "| %s | %s | %s | %s |\n", $C["hotness"], $C["third"], $C["files"], $C["frac"] }'
-		echo
-		fig placement "files per block group"
-	fi
+	# the measures with a file of their own, in the scenario table's order
+	for m in $loaded; do ! declare -F "${m}_page" >/dev/null || "${m}_page" "$out"; done
 
 	if [ "$(wc -l 2>/dev/null <"$sum/seq.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
@@ -280,19 +275,6 @@ missing=$(
 		for s in $(scen "$out" promote); do fig "service-cdf-$s" "service-time CDF at the disk, $s (N-before, N-after)"; done
 	fi
 
-
-	if [ "$(wc -l 2>/dev/null <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
-		echo
-		echo "## Raw disk, start vs end"
-		echo
-		echo "\`dd if=/dev/vda of=/dev/null bs=1M count=64 iflag=direct\` at the first and at"
-		echo "the last 64 MiB; timed by the guest (/proc/uptime, 10 ms) and by the model's trace."
-		echo
-		echo "| clock | zone | MB/s | runs |"
-		echo "|---|---|---|---|"
-		tab "$sum/zones.csv" "clock zone mb_s_median mb_s_min mb_s_max runs" '{
-			printf "| %s | %s | %s | %s |\n", $C["clock"], $C["zone"], mmm($C["mb_s_median"], $C["mb_s_min"], $C["mb_s_max"]), $C["runs"] }'
-	fi
 
 	so=$out/$(scen "$out" scaleout | head -n 1)
 	if [ "$(wc -l 2>/dev/null <"$so/scaleout.csv" 2>/dev/null || echo 0)" -gt 1 ]; then

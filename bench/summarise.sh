@@ -126,50 +126,11 @@ for s in $(scen "$out" rand fresh); do
 	done
 done >>"$sum/trace-seek.csv"
 
-# ---- placement: files per block group and hotness (first run)
-for p in $(scen "$out" placement | head -n 1); do
-	d=$out/$p/run1
-	ok_run "$d" && need "$d/placement.csv" || continue
-	f=$d/placement.csv
-	awk -F, -v need="kind hotness ngroups first_group" "$CSV_AWK"'
-		$C["kind"] == "file" && $C["first_group"] != "" { x = $C["first_group"]; c[x "," $C["hotness"]]++; g[x] = 1; ng = $C["ngroups"] }
-		END { if (csv_bad) exit 2; print "group,hot,cold,none"
-			for (x in g) printf "%d,%d,%d,%d\n", x, c[x ",hot"], c[x ",cold"], c[x ",none"]
-			print ng > "/dev/stderr" }' "$f" 2>"$sum/placement-ngroups.txt" >"$sum/placement-hist.tmp" ||
-		{ cat "$sum/placement-ngroups.txt" >&2; rc=1; }
-	sort -t, -k1,1n "$sum/placement-hist.tmp" >"$sum/placement-hist.csv" && rm -f "$sum/placement-hist.tmp"
-	awk -F, -v need="kind hotness third" "$CSV_AWK"'
-		$C["kind"] == "file" { k = $C["hotness"] "," $C["third"]; c[k]++; h[$C["hotness"]]++ }
-		END { if (csv_bad) exit 2; for (k in c) { split(k, a, ","); printf "%s,%s,%d,%.3f\n", a[1], a[2], c[k], c[k] / h[a[1]] } }' \
-		"$f" | sort | { echo "hotness,third,files,frac"; cat; } >"$sum/placement-thirds.csv"
+# ---- the measures with a file of their own (bench/measures.sh): placement, zones
+. "$(dirname "$0")/measures.sh" || exit 2
+for m in $(measures_of "$out"); do
+	measure_load "$m" && "${m}_summarise" "$out" || rc=1
 done
-
-# ---- zones: O_DIRECT read at the start vs the end of the raw disk
-z=$(scen "$out" zones | head -n 1)
-for d in ${z:+"$out/$z"/run*}; do
-	ok_run "$d" && need "$d/zones.csv" && need "$d/trace.csv" || continue
-	r=$(basename "$d")
-	# guest clock (/proc/uptime, 10 ms) and the model's own times (trace)
-	awk -F, -v r="$r" -v need="zone mib seconds" "$CSV_AWK"'
-		$C["seconds"] > 0 { printf "guest,%s,%s,%.2f\n", r, $C["zone"], $C["mib"] * 1048576 / $C["seconds"] / 1e6 }
-		END { if (csv_bad) exit 2 }' "$d/zones.csv" || rc=1
-	sectors=$(grep -m1 '^disk_sectors=' "$d/env.txt" | cut -d= -f2)
-	awk -F, -v r="$r" -v tot="$sectors" -v need="arrival_us end_us lba sectors op" "$CSV_AWK"'
-		$C["op"] == "read" && $C["sectors"] >= 128 {
-		lba = $C["lba"] + 0; z = (lba < 131072) ? "start" : (lba >= tot - 131072 ? "end" : "")
-		if (z == "") next
-		if (!(z in t0) || $C["arrival_us"] < t0[z]) t0[z] = $C["arrival_us"]
-		if ($C["end_us"] > t1[z]) t1[z] = $C["end_us"]
-		b[z] += $C["sectors"] * 512 }
-		END { if (csv_bad) exit 2; for (z in b) if (t1[z] > t0[z]) printf "trace,%s,%s,%.2f\n", r, z, b[z] / (t1[z] - t0[z]) }' "$d/trace.csv" || rc=1
-done >"$sum/zones-runs.csv"
-awk -F, '{ print $1 ":" $3 "," $4 }' "$sum/zones-runs.csv" | stats |
-	awk -F, 'BEGIN { print "clock,zone,mb_s_median,mb_s_min,mb_s_max,runs" } { split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $5 }' \
-	>"$sum/zones.csv"
-
-# the same dd reads as points for the throughput-vs-position figure
-awk -F, '$1 == "trace" { printf "%s,%s\n", ($3 == "start") ? 0.0005 : 0.9995, $4 }' "$sum/zones-runs.csv" |
-	{ echo "pos_frac,mb_s"; cat; } >"$sum/zones-position.csv"
 
 # the model's zone ratio: outermost / innermost sequential rate
 awk -F, -v need="mb_per_s" "$CSV_AWK"'{ if (!n++) o = $C["mb_per_s"]; i = $C["mb_per_s"] }

@@ -41,14 +41,14 @@ t "results.sh on the fixture" "$top/bench/results.sh" "$out" "$page"
 # a header row: every field a name (a letter or _ first; letters, digits,
 # _ and - after).  summarise.sh's own per-run scratch files, which only it
 # reads, have none yet: listed here until they do.
-scratch=" seq-runs.csv rand-ios.csv rand-fio.csv rand-runs.csv zones-runs.csv disk-runs.csv "
+scratch=" seq-runs.csv rand-ios.csv rand-fio.csv rand-runs.csv disk-runs.csv "
 t "every summary but summarise.sh's scratch ($scratch) has a header row" bash -c "for f in '$out'/summary/*.csv; do
 	case '$scratch' in *\" \${f##*/} \"*) continue ;; esac
 	head -n 1 \"\$f\" | awk -F, '{ for (i = 1; i <= NF; i++) if (\$i !~ /^[A-Za-z_][A-Za-z0-9_-]*\$/) exit 1 }' || { echo \"\$f: no header\"; exit 1; }
 done"
 
 # the page's sections, in order
-want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## Raw disk, start vs end|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
+want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Raw disk, start vs end|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
 is "the page's sections, in order" "$(grep '^##* ' "$page" | tr '\n' '|' | sed 's/|$//')" "$want"
 t "not marked partial, nothing missing" sh -c "! grep -q -e PARTIAL -e 'Missing from this page' '$page'"
 t "every link of the page resolves next to it" sh -c "cd '$tmp/page' && grep -o '](\([^)]*\))' RESULTS.md | sed 's/^](//; s/)\$//' |
@@ -69,6 +69,12 @@ t "headline: seq hot-read / cold-read = $r (fio's medians; headline= in the scen
 zo=$(awk -F, 'NR == 2 { print $3 }' "$fixture/summary/hdd-rate.csv") zi=$(awk -F, 'END { print $3 }' "$fixture/summary/hdd-rate.csv")
 zr=$(awk -v a="$zo" -v b="$zi" 'BEGIN { printf "%.3f", a / b }')
 t "headline: the model's zone ratio $zr ($zo / $zi MB/s, hdd-rate.csv)" grep -qF -- "- drive model's zone ratio (outermost / innermost sequential rate): **$zr** ($zo / $zi MB/s)" "$page"
+# the raw disk's start / end on the model's clock: bytes over the span of
+# each run's trace rows at either end, median of the runs
+zrate() { for d in "$fixture/zones"/run*; do awk -F, -v z="$1" 'NR > 1 && $6 == "read" && ((z == "start") == ($4 < 131072)) {
+	if (t0 == "" || $1 < t0) t0 = $1; if ($3 > t1) t1 = $3; b += $5 * 512 } END { printf "%.2f\n", b / (t1 - t0) }' "$d/trace.csv"; done; }
+zs=$(med $(zrate start)) ze=$(med $(zrate end))
+t "headline: the raw disk's start / end from the model's trace ($zs / $ze MB/s)" grep -qF -- "- raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(awk -v a="$zs" -v b="$ze" 'BEGIN { printf "%.3f", a / b }')** ($zs / $ze MB/s" "$page"
 # the disk's clock: hc-tracejoin's service p50 and p99, median (min-max)
 for s in randread randread-stock; do
 	for j in hot none; do
@@ -111,6 +117,16 @@ rm -f "$tmp/col/summary/rand.csv"
 rc=$?
 t "a finished scenario without rows: results fails ($rc) and the page says so" sh -c "[ $rc != 0 ] &&
 	grep -q 'summary/rand.csv: nothing for scenario randread' '$tmp/col-page.err' && grep -q 'Missing from this page' '$tmp/col/RESULTS.md'"
+# the same for a measure with a file of its own (bench/measure-zones.sh)
+cp -a "$fixture" "$tmp/zl" && rm -f "$tmp/zl"/zones/run*/zones.csv
+"$top/bench/summarise.sh" "$tmp/zl" >/dev/null 2>"$tmp/zl.err"
+rc=$?
+t "a measure's missing input: summarise fails ($rc), naming the file" sh -c "[ $rc != 0 ] && grep -q 'zones/run1/zones.csv missing' '$tmp/zl.err'"
+"$top/bench/results.sh" "$tmp/zl" "$tmp/zl/RESULTS.md" >/dev/null 2>"$tmp/zl-page.err"
+rc=$?
+t "a measure's summary without rows: results fails ($rc) and the page says so" sh -c "[ $rc != 0 ] &&
+	grep -q 'summary/zones.csv: nothing for scenario zones (zones), which finished' '$tmp/zl-page.err' &&
+	grep -q 'Missing from this page' '$tmp/zl/RESULTS.md' && ! grep -q '^## Raw disk' '$tmp/zl/RESULTS.md'"
 # A failed run: left out of the summaries, the page marked partial
 cp -a "$fixture" "$tmp/part" && sed -i 's/^seq 2 ok$/seq 2 FAIL status=1/' "$tmp/part/status" && echo partial=1 >>"$tmp/part/run-env.txt"
 "$top/bench/summarise.sh" "$tmp/part" >/dev/null 2>&1 && "$top/bench/results.sh" "$tmp/part" "$tmp/part/RESULTS.md" >/dev/null 2>&1
