@@ -31,6 +31,8 @@ fio_mbs() { for d in "$fixture/$1"/run*; do sed -n '/^{/,$p' "$d/fio.out" |
 join_col() { for d in "$fixture/$1"/run*; do
 	awk -F, -v j="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $1 == j { print $h[c] }' "$d/join-summary.csv"; done; }
 row() { grep -F "$1" "$page" | head -n 1; }
+# in_section HEADING PATTERN: the first row of that section with PATTERN
+in_section() { sed -n "/^## $1/,/^## /p" "$page" | grep -F "$2" | head -n 1; }
 
 t "summarise.sh on the fixture" "$top/bench/summarise.sh" "$out"
 t "plots.sh on the fixture" "$top/bench/plots.sh" "$out"
@@ -48,7 +50,7 @@ t "every summary but summarise.sh's scratch ($scratch) has a header row" bash -c
 done"
 
 # the page's sections, in order
-want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Raw disk, start vs end|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
+want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Random reads per second on the disk's clock|## Raw disk, start vs end|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
 is "the page's sections, in order" "$(grep '^##* ' "$page" | tr '\n' '|' | sed 's/|$//')" "$want"
 t "not marked partial, nothing missing" sh -c "! grep -q -e PARTIAL -e 'Missing from this page' '$page'"
 t "every link of the page resolves next to it" sh -c "cd '$tmp/page' && grep -o '](\([^)]*\))' RESULTS.md | sed 's/^](//; s/)\$//' |
@@ -78,8 +80,17 @@ t "headline: the raw disk's start / end from the model's trace ($zs / $ze MB/s)"
 # the disk's clock: hc-tracejoin's service p50 and p99, median (min-max)
 for s in randread randread-stock; do
 	for j in hot none; do
-		is "$s $j: service p50 and p99 on the disk's clock" "$(row "| $s | $j |" | cut -d'|' -f4-5)" \
+		is "$s $j: service p50 and p99 on the disk's clock" "$(in_section "Random 4 KiB reads" "| $s | $j |" | cut -d'|' -f4-5)" \
 			" $(want_mmm $(join_col $s $j service_p50_ms)) | $(want_mmm $(join_col $s $j service_p99_ms)) "
+	done
+done
+# iops (bench/measure-iops.sh): matched reads over first arrival to last end
+for s in randread; do
+	for j in hot none; do
+		v=$(for d in "$fixture/$s"/run*; do awk -F, -v j="$j" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+			$1 == j { printf "%.2f\n", $h["matched"] / (($h["last_end_us"] - $h["first_arrival_us"]) / 1e6) }' "$d/join-summary.csv"; done)
+		is "$s $j: reads per second on the disk's clock, median (min-max)" \
+			"$(in_section "Random reads per second" "| $s | $j |")" "| $s | $j | $(want_mmm $v) | 2 |"
 	done
 done
 dh=$(med $(join_col randread hot service_p50_ms)) dn=$(med $(join_col randread none service_p50_ms))
