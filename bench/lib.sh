@@ -16,6 +16,11 @@
 #                      has "SCEN N ok"); a failed run's files are not read
 #   stats              "key,value" lines in, "key,median,min,max,n" out, a
 #                      line per key, sorted by key (%.6g)
+#   median_table FILE KEYS COLUMN
+#                      FILE's rows grouped by the KEYS columns (space-
+#                      separated names): "KEYS...,COLUMN_median,COLUMN_min,
+#                      COLUMN_max,runs" with its header, on stdout; a
+#                      missing column is named, status 2
 #   mmm MED MIN MAX [NONE]
 #                      the one "median (min-max)" of the pages: "%.2f", or
 #                      "%.2f (%.2f-%.2f)" when MIN != MAX; NONE (default
@@ -65,6 +70,15 @@ stats() {
 	sort -t, -k1,1 -k2,2g | awk -F, "$STATS_AWK"'
 		function flush() { if (n) printf "%s,%.6g,%.6g,%.6g,%d\n", k, stats_med(v, n), v[1], v[n], n }
 		$1 != k { flush(); k = $1; n = 0 } { v[++n] = $2 } END { flush() }'
+}
+
+median_table() {
+	local f=$1 keys=$2 v=$3
+	echo "${keys// /,},${v}_median,${v}_min,${v}_max,runs"
+	awk -F, -v need="$keys $v" -v keys="$keys" -v v="$v" "$CSV_AWK"'BEGIN { nk = split(keys, K, " ") }
+		{ k = $C[K[1]]; for (i = 2; i <= nk; i++) k = k "\034" $C[K[i]]; print k "," $C[v] }
+		END { if (csv_bad) exit 2 }' "$f" | stats | tr '\034' ,
+	return "${PIPESTATUS[0]}"
 }
 
 mmm() {

@@ -25,10 +25,7 @@ iops_summarise() {
 				END { if (csv_bad) exit 2 }' "$d/join-summary.csv" || rc=1
 		done
 	done >>"$sum/iops-runs.csv"
-	awk -F, -v need="scenario job iops" "$CSV_AWK"'{ print $C["scenario"] ":" $C["job"] "," $C["iops"] } END { if (csv_bad) exit 2 }' \
-		"$sum/iops-runs.csv" | stats |
-		awk -F, 'BEGIN { print "scenario,job,iops_median,iops_min,iops_max,runs" } { split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $5 }' \
-		>"$sum/iops.csv" || rc=1
+	median_table "$sum/iops-runs.csv" "scenario job" iops >"$sum/iops.csv" || rc=1
 	return $rc
 }
 

@@ -31,10 +31,7 @@ zones_summarise() {
 			b[z] += $C["sectors"] * 512 }
 			END { if (csv_bad) exit 2; for (z in b) if (t1[z] > t0[z]) printf "trace,%s,%s,%.2f\n", r, z, b[z] / (t1[z] - t0[z]) }' "$d/trace.csv" || rc=1
 	done >>"$sum/zones-runs.csv"
-	awk -F, -v need="clock zone mb_s" "$CSV_AWK"'{ print $C["clock"] ":" $C["zone"] "," $C["mb_s"] } END { if (csv_bad) exit 2 }' \
-		"$sum/zones-runs.csv" | stats |
-		awk -F, 'BEGIN { print "clock,zone,mb_s_median,mb_s_min,mb_s_max,runs" } { split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $5 }' \
-		>"$sum/zones.csv"
+	median_table "$sum/zones-runs.csv" "clock zone" mb_s >"$sum/zones.csv" || rc=1
 	awk -F, -v need="clock zone mb_s" "$CSV_AWK"'BEGIN { print "pos_frac,mb_s" }
 		$C["clock"] == "trace" { printf "%s,%s\n", ($C["zone"] == "start") ? 0.0005 : 0.9995, $C["mb_s"] }
 		END { if (csv_bad) exit 2 }' "$sum/zones-runs.csv" >"$sum/zones-position.csv"

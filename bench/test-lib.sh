@@ -33,6 +33,12 @@ is "stats: median (even count: the mean of the middle two), min, max, count per 
 	"$(printf 'a,3\nb,5\na,1\na,10\na,2\n' | stats)" "$(printf 'a,2.5,1,10,4\nb,5,5,5,1')"
 is "stats: numbers sort as numbers" "$(printf 'k,9\nk,10\nk,100\n' | stats)" "k,10,9,100,3"
 
+printf 'scenario,job,run,v\na,x,1,3\na,x,2,1\nb,x,1,5\na,y,1,2\n' >"$tmp/m.csv"
+is "median_table: grouped by the key columns, with its header" "$(median_table "$tmp/m.csv" "scenario job" v)" \
+	"$(printf 'scenario,job,v_median,v_min,v_max,runs\na,x,2,1,3,2\na,y,2,2,2,1\nb,x,5,5,5,1')"
+median_table "$tmp/m.csv" "scenario nosuch" v >/dev/null 2>"$tmp/mt.err"
+rc=$?
+check "median_table: a missing column is named, status 2 ($rc)" sh -c "[ $rc = 2 ] && grep -q 'm.csv: no column nosuch' '$tmp/mt.err'"
 is "mmm: min = max gives the median alone" "$(mmm 4.256 4.256 4.256)" "4.26"
 is "mmm: median (min-max), %.2f" "$(mmm 2 1 3.456)" "2.00 (1.00-3.46)"
 is "mmm: no median gives the placeholder" "$(mmm "" 1 2 n/a)" "n/a"
