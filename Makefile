@@ -27,15 +27,22 @@ export CCACHE_MAXSIZE ?= 8G
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
-CHECK_TARGETS :=
+# The test tiers: every .mk adds its test targets to one of them.
+#   CHECK_HOST_TARGETS   boot no guest (make check-host: minutes)
+#   CHECK_GUEST_TARGETS  boot guests, need the kernels (make check-guest)
+CHECK_HOST_TARGETS :=
+CHECK_GUEST_TARGETS :=
 HELP_LINES :=
 
-.PHONY: all help deps check bench clean distclean FORCE
+.PHONY: all help deps check check-host check-guest bench clean distclean FORCE
 all: help
 
 help:
 	@echo "Targets:"
-	@echo "  check                 run every test; ends with 'N passed, M failed, K skipped'"
+	@echo "  check                 run every test (check-host, then check-guest);"
+	@echo "                        ends with 'N passed, M failed, K skipped'"
+	@echo "  check-host            the tests that boot no guest (minutes), the same last line"
+	@echo "  check-guest           the tests that boot guests (both kernels), the same last line"
 	@echo "  bench                 the main job: build, boot, run every scenario, plot,"
 	@echo "                        write RESULTS.md (QUICK=1 PROFILE= RUNS= SCENARIO=)"
 	@echo "  kernel-bench          only the create()+unlink() rate, patched vs stock"
@@ -143,32 +150,49 @@ bench: $(BUILD)/.stamp-deps
 	@$(MAKE) --no-print-directory arrays-bench
 	@$(MAKE) --no-print-directory bench-run
 
--include kernel-patches/patches.mk
--include vm/runner/runner.mk
--include vm/kernel-tests/kernel-tests.mk
--include vm/hdd-model/hdd.mk
--include ioengines/engine.mk
--include bench/tools.mk
--include bench/bench.mk
--include vm/fstests/fstests.mk
--include vm/arrays/arrays.mk
+# A fragment that is missing stops make: its tests are never dropped silently.
+include kernel-patches/patches.mk
+include vm/runner/runner.mk
+include vm/kernel-tests/kernel-tests.mk
+include vm/hdd-model/hdd.mk
+include ioengines/engine.mk
+include bench/tools.mk
+include bench/bench.mk
+include vm/fstests/fstests.mk
+include vm/arrays/arrays.mk
 
-# The guest suites last: they need both kernels built.
-CHECK_TARGETS += hdd-guest-check guest-check-patched guest-check-stock engine-guest-check arrays-check
+# CHECK_TARGETS was the one tier before check-host; a fragment that still
+# adds to it would have its tests in neither tier.
+ifneq ($(strip $(CHECK_TARGETS)),)
+$(error CHECK_TARGETS is gone: add '$(strip $(CHECK_TARGETS))' to CHECK_HOST_TARGETS (no guest) or CHECK_GUEST_TARGETS in its .mk)
+endif
 
 # ---------------------------------------------------------------- check
 # Each check target prints TAP-style lines; vm/lib/tap-count.sh adds them up
 # (a line "ok ... # SKIP reason" is a skip: counted, neither pass nor failure).
-check: $(BUILD)/.stamp-deps
-	@mkdir -p $(BUILD)/check
-	@rm -f $(BUILD)/check/*.tap
-	@rc=0; for t in $(CHECK_TARGETS); do \
+# $(call run_checks,TIER,TARGETS): every target even after a failure, one
+# count at the end; a target that exits non-zero is a failure of its own.
+define run_checks
+	@mkdir -p $(BUILD)/$(1)
+	@rm -f $(BUILD)/$(1)/*.tap
+	@rc=0; for t in $(2); do \
 		echo "=== $$t ($$(date +%T))"; \
-		$(MAKE) --no-print-directory $$t 2>&1 | tee $(BUILD)/check/$$t.tap; \
+		$(MAKE) --no-print-directory $$t 2>&1 | tee $(BUILD)/$(1)/$$t.tap; \
 		s=$${PIPESTATUS[0]}; \
-		[ $$s -eq 0 ] || { echo "not ok - make $$t exited with status $$s" | tee -a $(BUILD)/check/$$t.tap; rc=1; }; \
+		[ $$s -eq 0 ] || { echo "not ok - make $$t exited with status $$s" | tee -a $(BUILD)/$(1)/$$t.tap; rc=1; }; \
 	done; \
-	vm/lib/tap-count.sh $(BUILD)/check/*.tap || rc=1; exit $$rc
+	vm/lib/tap-count.sh $(BUILD)/$(1)/*.tap || rc=1; exit $$rc
+endef
+
+check-host: $(BUILD)/.stamp-deps
+	$(call run_checks,check-host,$(CHECK_HOST_TARGETS))
+
+check-guest: $(BUILD)/.stamp-deps
+	$(call run_checks,check-guest,$(CHECK_GUEST_TARGETS))
+
+# check-host's targets first, then the guest tiers, counted together
+check: $(BUILD)/.stamp-deps
+	$(call run_checks,check,$(CHECK_HOST_TARGETS) $(CHECK_GUEST_TARGETS))
 
 clean:
 	rm -rf $(BUILD)/check $(BUILD)/vm/runs

@@ -11,7 +11,7 @@ out=${1:?usage: bench/arrays-results.sh OUT}
 for f in arrays-env.txt arrays-placement.csv arrays-perf.csv; do
 	[ -s "$out/$f" ] || { echo "bench/arrays-results.sh: '$out/$f' missing (bench/arrays.sh OUT)" >&2; exit 2; }
 done
-CSV_AWK=$(cat "$top/bench/csv.awk")
+. "$top/bench/lib.sh" || exit 2
 env() { sed -n "s/^$1=//p" "$out/arrays-env.txt" | head -n 1 | sed "s/ *$//"; }
 # q FILE NEED PROGRAM: awk over a CSV read by column name (bench/csv.awk)
 q() { awk -F, -v need="$2" "$CSV_AWK"'
@@ -21,9 +21,12 @@ perf=$out/arrays-perf.csv
 place=$out/arrays-placement.csv
 # one value of arrays-perf.csv: pv LAYOUT MEMBERS CLASS COLUMN
 pv() { q "$perf" "layout members class $4" 'v("layout") == "'"$1"'" && v("members") == "'"$2"'" && v("class") == "'"$3"'" { print v("'"$4"'") }'; }
+# "median (min-max)" of a column and its _min and _max: pmm LAYOUT MEMBERS CLASS COLUMN
+pmm() { mmm "$(pv "$1" "$2" "$3" "$4")" "$(pv "$1" "$2" "$3" "$4_min")" "$(pv "$1" "$2" "$3" "$4_max")" n/a; }
 # the guest's clock beside (arrays-guest.csv): gv LAYOUT MEMBERS CLASS PHASE
-gv() { awk -F, -v l="$1" -v n="$2" -v c="$3" -v p="$4" '$1 == l && $2 == n && $3 == c && $4 == p {
-	if ($6 == $7) printf "%s", $5; else printf "%s (%s-%s)", $5, $6, $7; f = 1; exit } END { if (!f) printf "n/a" }' "$out/arrays-guest.csv" 2>/dev/null; }
+gv() { local k="layout=$1 members=$2 class=$3 phase=$4" g=$out/arrays-guest.csv
+	# shellcheck disable=SC2086
+	mmm "$(csv_get "$g" guest_med $k)" "$(csv_get "$g" guest_min $k)" "$(csv_get "$g" guest_max $k)" n/a; }
 layouts=$(q "$perf" "layout" '!s[v("layout")]++ { printf "%s ", v("layout") }')
 members=$(q "$perf" "members" '!s[v("members")]++ { printf "%s ", v("members") }')
 
@@ -186,8 +189,7 @@ for n in $members; do
 		h=$(pv "$l" "$n" hot seq_mb_s)
 		[ -n "$h" ] || continue
 		c=$(pv "$l" "$n" cold seq_mb_s)
-		row() { echo "$(pv "$l" "$n" "$1" seq_mb_s) ($(pv "$l" "$n" "$1" seq_mb_s_min)-$(pv "$l" "$n" "$1" seq_mb_s_max))"; }
-		echo "| $n x $l | $(row hot) | $(row cold) | $(row none) | $(awk -v h="$h" -v c="$c" 'BEGIN { printf "%.2f", (c > 0 ? h / c : 0) }') | $(gv "$l" "$n" hot seq) / $(gv "$l" "$n" cold seq) / $(gv "$l" "$n" none seq) |"
+		echo "| $n x $l | $(pmm "$l" "$n" hot seq_mb_s) | $(pmm "$l" "$n" cold seq_mb_s) | $(pmm "$l" "$n" none seq_mb_s) | $(ratio "$h" "$c") | $(gv "$l" "$n" hot seq) / $(gv "$l" "$n" cold seq) / $(gv "$l" "$n" none seq) |"
 	done
 done
 cat <<EOF
@@ -204,7 +206,7 @@ for n in $members; do
 		[ -n "$(pv "$l" "$n" hot rand_p50_ms)" ] || continue
 		for c in hot cold none; do
 			case $c in hot) cn=O_HOT ;; cold) cn=O_COLD ;; none) cn=unhinted ;; esac
-			echo "| $n x $l | $cn | $(pv "$l" "$n" $c rand_p50_ms) ($(pv "$l" "$n" $c rand_p50_ms_min)-$(pv "$l" "$n" $c rand_p50_ms_max)) | $(pv "$l" "$n" $c rand_p99_ms) | $(pv "$l" "$n" $c rand_mean_ms) | $(pv "$l" "$n" $c rand_seek_ms) | $(pv "$l" "$n" $c rand_cyl) | $(gv "$l" "$n" $c rand) |"
+			echo "| $n x $l | $cn | $(pmm "$l" "$n" $c rand_p50_ms) | $(pv "$l" "$n" $c rand_p99_ms) | $(pv "$l" "$n" $c rand_mean_ms) | $(pv "$l" "$n" $c rand_seek_ms) | $(pv "$l" "$n" $c rand_cyl) | $(gv "$l" "$n" $c rand) |"
 		done
 	done
 done
@@ -231,7 +233,7 @@ zone=$(awk -v p="[$(env profile)]" '$0 == p { on = 1; next } /^\[/ { on = 0 }
 	END { if (o && i) printf "%.2f", o / i }' "$top/vm/hdd-model/profiles.conf")
 lin_h=$(pv linear 2 hot seq_mb_s) lin_c=$(pv linear 2 cold seq_mb_s)
 r0_h=$(pv raid0 2 hot seq_mb_s) r0_c=$(pv raid0 2 cold seq_mb_s)
-r0_ratio=$(awk -v h="$r0_h" -v c="$r0_c" 'BEGIN { if (c > 0) printf "%.2f", h / c }')
+r0_ratio=$(ratio "$r0_h" "$r0_c")
 # hot data past member 0's outer third on 2 x linear, and the rates by third
 pl() { q "$place" "layout members class member $5" 'v("layout") == "'"$1"'" && v("members") == "'"$2"'" && v("class") == "'"$3"'" && v("member") == "'"$4"'" { print v("'"$5"'") }'; }
 sp_mid=$(q "$place" "layout members class member mib_t1 mib_t2" 'v("layout") == "linear" && v("members") == 2 && v("class") == "hot" && v("member") == "0" { printf "%g", v("mib_t1") + v("mib_t2") }')

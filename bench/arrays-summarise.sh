@@ -30,6 +30,7 @@
 # Exit status 0; 1 when a stage failed (named); 2 on bad input.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh" || exit 2
 out=${1:?usage: bench/arrays-summarise.sh OUT}
 runs_csv=$out/arrays-runs.csv
 raw=${ARRAYS_RAW:-${BUILD:-$top/build}/bench/arrays/$(basename "$out")}
@@ -68,7 +69,6 @@ done >"$runs_csv"
 
 # Every run's traces against its FIEMAP through the layout (hc-arrayload):
 # the same bytes per class, member and third, or the run is named.
-CSV_AWK=$(cat "$top/bench/csv.awk")
 echo "layout,members,run,agree" >"$out/arrays-agree.csv"
 for d in $rundirs; do
 	[ -s "$d/trace.csv" ] || continue
@@ -85,10 +85,9 @@ done
 
 # Medians (min-max) over the runs, read by column name (bench/csv.awk).
 # median of the space-separated list s; also sets lo and hi
-stats='function med(s,	a, n, i, j, t) { n = split(s, a, " ")
-		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+stats=$STATS_AWK'function med(s,	a, n) { n = split(s, a, " "); stats_sort(a, n)
 		lo = a[1]; hi = a[n]; nn = n
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }'
+		return stats_med(a, n) }'
 awk -F, -v need="layout members run member class phase bytes_t0 bytes_t1 bytes_t2 drive_t0_us drive_t1_us drive_t2_us" "$CSV_AWK$stats"'
 	$C["phase"] == "seq" {
 		k = $C["layout"] "," $C["members"] "," $C["class"] "," $C["member"]
@@ -164,8 +163,8 @@ for d in $rundirs; do
 		$C["guest_us"] > 0 { if ($C["phase"] == "seq") print k "," $C["class"] ",seq," $C["bytes"] / $C["guest_us"]
 			else if ($C["reads"] > 0) print k "," $C["class"] ",rand," $C["guest_us"] / $C["reads"] / 1000 }
 		END { if (csv_bad) exit 2 }' "$g" || failed=1
-done | sort -t, -k1,4 -k5,5g | awk -F, '
-	function flush() { if (n) printf "%s,%.2f,%.2f,%.2f,%d\n", k, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n], n }
+done | sort -t, -k1,4 -k5,5g | awk -F, "$STATS_AWK"'
+	function flush() { if (n) printf "%s,%.2f,%.2f,%.2f,%d\n", k, stats_med(v, n), v[1], v[n], n }
 	BEGIN { print "layout,members,class,phase,guest_med,guest_min,guest_max,runs" }
 	$1 "," $2 "," $3 "," $4 != k { flush(); k = $1 "," $2 "," $3 "," $4; n = 0 }
 	{ v[++n] = $5 } END { flush() }' >"$out/arrays-guest.csv"

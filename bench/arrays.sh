@@ -48,9 +48,7 @@ raw=${ARRAYS_RAW:-$build/bench/arrays/$(basename "$out")}
 bin=$build/arrays/root/tests/arrays
 trace_tool=$build/arrays/hc-arraytrace
 
-die() { echo "bench/arrays.sh: $*" >&2; exit 2; }
-t_start=$(date +%s)
-stage() { printf '  ARRAYS  [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
+. "$top/bench/lib.sh" && lib_init ARRAYS bench/arrays.sh
 
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a number of runs, 1 or more" ;; esac
 for m in $ARRAY_MEMBERS; do
@@ -92,8 +90,7 @@ for n in $ARRAY_MEMBERS; do
 			st=$?
 			awk -v dir="$d" -f "$top/bench/split-guest-output.awk" "$d/guest.out"
 			if [ $st != 0 ]; then
-				echo "bench/arrays.sh: $layout x $n run $r: the guest failed (status $st); output $d/guest.out, $d/vmrun.err" >&2
-				tail -n 5 "$d/guest.out" "$d/vmrun.err" | sed 's/^/    /' >&2
+				guest_failed "$d" "$layout x $n run $r: the guest failed (status $st)"
 				failed=1
 				continue
 			fi
@@ -109,7 +106,7 @@ stage "runs done; summaries, figures, page"
   echo "accel=$(sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/\1/p' "$raw"/*/run1/vmrun.err 2>/dev/null | sort -u | tr '\n' ' ')"
   echo "runs=$RUNS"; echo "members=$ARRAY_MEMBERS"; echo "layouts=$ARRAY_LAYOUTS"
   echo "disk_size=$DISK_SIZE"; echo "profile=$PROFILE"; echo "files=$FILES"
-  echo "file_size=$FILE_SIZE"; echo "rand=$RAND"; echo "elapsed_s=$(($(date +%s) - t_start))"
+  echo "file_size=$FILE_SIZE"; echo "rand=$RAND"; echo "elapsed_s=$(($(date +%s) - bench_t0))"
   echo "mkfs=$(sed -n 's/^mkfs=//p' "$raw"/*/run1/*-array.txt 2>/dev/null | sort -u | head -n 1)"
   # what the kernel made of the arrays, every run: queue/rotational, hints
   echo "rotational=$(sed -n 's/^rotational=//p' "$raw"/*/run*/*-array.txt 2>/dev/null | sort -u | tr '\n' ' ')"

@@ -41,21 +41,8 @@ t "RESULTS.md not marked partial" sh -c "! grep -q PARTIAL '$tmp/RESULTS.md'"
 t "the repo's RESULTS.md untouched" [ "$before" = "$(repo_sum)" ]
 t "OUT/scenarios: the run's row of bench/scenarios" sh -c "grep -v '^#' '$out/scenarios' | awk '{ print \$1, NF }' | grep -qx 'randread 6'"
 
-# A finished run whose input is missing or malformed: the stage names the
-# file (or the column) and fails, instead of leaving a section out.
-cp -a "$out" "$tmp/lost" && rm -f "$tmp/lost/randread/run1/seek.csv"
-"$top/bench/summarise.sh" "$tmp/lost" >/dev/null 2>"$tmp/lost.err"
-rc=$?
-t "missing seek log: summarise fails, naming the file" sh -c "[ $rc != 0 ] && grep -q 'randread/run1/seek.csv missing' '$tmp/lost.err'"
-cp -a "$out" "$tmp/col" && sed -i '1s/lat_ns/latency/' "$tmp/col/randread/run1/seek.csv"
-"$top/bench/summarise.sh" "$tmp/col" >/dev/null 2>"$tmp/col.err"
-rc=$?
-t "renamed column: summarise fails, naming file and column" sh -c "[ $rc != 0 ] && grep -q 'seek.csv: no column lat_ns' '$tmp/col.err'"
-"$top/bench/results.sh" "$tmp/lost" "$tmp/lost/RESULTS.md" >/dev/null 2>"$tmp/lost-page.err"
-rc=$?
-t "a finished scenario without rows: results fails and the page says so" sh -c "[ $rc != 0 ] &&
-	grep -q 'summary/rand.csv: nothing for scenario randread' '$tmp/lost-page.err' &&
-	grep -q 'Missing from this page' '$tmp/lost/RESULTS.md'"
+# A missing input, a renamed column, a summary without rows: the host's
+# bench/test-pages.sh (make bench-pages-check) on its fixture run tree.
 
 # A broken job file: the run fails, names the scenario, keeps a partial page.
 mkdir -p "$tmp/jobs"

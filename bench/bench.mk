@@ -6,6 +6,9 @@
 #     every scenario of bench/run.sh in guests on the modelled disk, raw
 #     results in build/bench/<scenario>/runN/, CSVs in build/bench/summary/,
 #     figures in build/bench/figures/, then RESULTS.md
+#   make bench-pages-check  bench/lib.sh's tests, then summarise, plots and
+#                      results on the fixture run tree bench/fixtures/run-small/,
+#                      no guest (TAP)
 #   make bench-check   one tiny scenario through the whole pipeline (TAP)
 #   make aged-check    a tiny aged filesystem (4 GiB) through the pipeline (TAP)
 #   make bench-scaleout [QUICK=1] [PROFILE=] [TIME_SCALE=]
@@ -18,7 +21,7 @@ BENCH_DEPS := kernel-patched kernel-stock guest-tests engine-guest-root hdd benc
 # Only the variables the user gave reach bench/run.sh, which has the defaults.
 BENCH_VARS := $(foreach v,QUICK PROFILE RUNS SCENARIO TIME_SCALE,$(if $(filter command line environment,$(origin $(v))),$(v)='$($(v))'))
 
-.PHONY: bench-run bench-check aged-check bench-scaleout scaleout-check
+.PHONY: bench-run bench-check bench-pages-check aged-check bench-scaleout scaleout-check
 bench-run: $(BENCH_DEPS)
 	$(BENCH_VARS) BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
 		BUILD=$(BUILD) $(TOP)/bench/run.sh $(BENCH_OUT)
@@ -39,8 +42,16 @@ scaleout-check: $(BENCH_DEPS)
 	@BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
 		BUILD=$(BUILD) $(TOP)/bench/scaleout-check.sh
 
-CHECK_TARGETS += bench-check aged-check scaleout-check
+# The stages' library (bench/lib.sh) and the page writers on the fixture run
+# tree (bench/fixtures/run-small/), no guest
+bench-pages-check: | $(BUILD)/.stamp-deps
+	@$(TOP)/bench/test-lib.sh
+	@$(TOP)/bench/test-pages.sh
+
+CHECK_HOST_TARGETS += bench-pages-check
+CHECK_GUEST_TARGETS += bench-check aged-check scaleout-check
 HELP_LINES += "bench-run   fio scenarios on the modelled disk -> build/bench/, RESULTS.md (QUICK=1 PROFILE= RUNS= SCENARIO= TIME_SCALE=)"
+HELP_LINES += "bench-pages-check  the page writers on bench/fixtures/run-small/, no guest (TAP)"
 HELP_LINES += "bench-check one tiny scenario through the whole benchmark pipeline"
 HELP_LINES += "aged-check  a tiny aged filesystem through the pipeline: fullness, trace join, placement, same seed"
 HELP_LINES += "bench-scaleout  patched + stock guests at once, one fio --client over forwarded ports"

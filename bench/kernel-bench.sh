@@ -16,8 +16,8 @@ for k in patched stock; do
 		-- "KERNEL_FLAVOUR=$k /tests/guest-bench.sh" >"$out/create-unlink-$k.raw" \
 		2>"$out/create-unlink-$k.err" ||
 		{ echo "kernel-bench: the guest run on the $k kernel failed" >&2; exit 1; }
-	grep -E '^(hot|cold|none),' "$out/create-unlink-$k.raw" >"$out/create-unlink-$k.csv" || true
-	[ "$(wc -l <"$out/create-unlink-$k.csv")" -ge 3 ] ||
+	grep -E '^(mode|hot|cold|none),' "$out/create-unlink-$k.raw" >"$out/create-unlink-$k.csv" || true
+	[ "$(head -n 1 "$out/create-unlink-$k.csv")" = mode,files,seconds,rate ] && [ "$(wc -l <"$out/create-unlink-$k.csv")" -ge 4 ] ||
 		{ echo "kernel-bench: no results from the $k kernel (see $out/create-unlink-$k.raw)" >&2; exit 1; }
 	accel=$(sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/\1/p' "$out/create-unlink-$k.err")
 	echo "$k accel=$accel seconds=$(( $(date +%s) - start ))" >>"$out/create-unlink-env.txt"

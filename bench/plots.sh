@@ -12,6 +12,7 @@ command -v gnuplot >/dev/null || { echo "plots: gnuplot missing (vm/lib/install-
 profile=$(sed -n 's/^profile=//p' "$out/run-env.txt")
 disk_gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt")
 . "$top/bench/scen.sh" && scen_init "$out" || exit 2
+. "$top/bench/lib.sh" || exit 2
 rc=0
 
 has() { [ "$(wc -l 2>/dev/null <"$1" 2>/dev/null || echo 0)" -gt 1 ]; }
@@ -26,12 +27,16 @@ draw() { # name script gnuplot-assignments...
 }
 skip() { echo "  PLOT    $1: skipped (no $2 in this run)"; }
 
-if has "$sum/placement-hist.csv"; then draw placement bench-placement.gp -e "dir='$sum'"
-else skip placement placement-hist.csv; fi
+# the measures with a file of their own (bench/measures.sh)
+. "$top/bench/measures.sh" || exit 2
+for m in $(measures_of "$out"); do
+	measure_load "$m" || { rc=1; continue; }
+	! declare -F "${m}_plots" >/dev/null || "${m}_plots" "$out"
+done
 
 for s in $(scen "$out" rand fresh); do
 	files="" titles=""
-	for j in $(awk -F, -v s="$s" '$1 == s { print $2 }' "$sum/rand.csv" 2>/dev/null); do
+	for j in $([ ! -f "$sum/rand.csv" ] || awk -F, -v s="$s" -v need="scenario job" "$CSV_AWK"'$C["scenario"] == s { print $C["job"] } END { if (csv_bad) exit 2 }' "$sum/rand.csv"); do
 		f=$sum/cdf-lat-$s-$j.csv
 		[ -f "$f" ] || continue
 		files="$files $f" titles="$titles $j"
@@ -48,8 +53,10 @@ done
 # service time at the disk (the model's trace joined with the seek log)
 for s in $(scen "$out" rand); do
 	files="" titles=""
-	for j in $(awk -F, -v s="$s" '$1 == s && $4 == "service_p50_ms" { print $2 }' "$sum/disk.csv" 2>/dev/null); do
-		case $s:$j in aged-*:*S-read) continue ;; esac
+	for j in $([ ! -f "$sum/disk.csv" ] || awk -F, -v s="$s" -v need="scenario job metric" "$CSV_AWK"'$C["scenario"] == s && $C["metric"] == "service_p50_ms" { print $C["job"] }
+			END { if (csv_bad) exit 2 }' "$sum/disk.csv"); do
+		# the sequential jobs of a scenario (seq.csv's) have no random-read CDF
+		[ -z "$(csv_get "$sum/seq.csv" job scenario="$s" job="$j")" ] || continue
 		f=$sum/cdf-disk-$s-$j.csv
 		[ -f "$f" ] && files="$files $f" titles="$titles $j"
 	done
@@ -62,8 +69,8 @@ done
 if has "$sum/aged-thirds.csv"; then draw aged-placement bench-aged-placement.gp -e "dir='$sum'"
 else skip aged-placement aged-thirds.csv; fi
 if has "$sum/aged-seq.csv" && [ -s "$sum/zone-ratio.csv" ]; then
-	draw aged-seq bench-aged-seq.gp -e "dir='$sum'" -e "outer=$(cut -d, -f2 "$sum/zone-ratio.csv")" \
-		-e "inner=$(cut -d, -f3 "$sum/zone-ratio.csv")"
+	draw aged-seq bench-aged-seq.gp -e "dir='$sum'" -e "outer=$(csv_get "$sum/zone-ratio.csv" outer_mb_s)" \
+		-e "inner=$(csv_get "$sum/zone-ratio.csv" inner_mb_s)"
 else skip aged-seq aged-seq.csv; fi
 
 if has "$sum/seq-position.csv"; then

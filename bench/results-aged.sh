@@ -11,20 +11,19 @@ out=${1:?usage: bench/results-aged.sh OUT FIGDIR}
 figdir=${2:?usage: bench/results-aged.sh OUT FIGDIR}
 sum=$out/summary
 [ "$(wc -l <"$sum/aged-sets.csv" 2>/dev/null || echo 0)" -gt 1 ] || exit 0
+# mmm (the "median (min-max)"), ratio, csv_get
+. "$(dirname "$0")/lib.sh"
 
 # d SCEN JOB METRIC [COL]: disk.csv value (COL 5 median, 6 min, 7 max)
 d() { awk -F, -v s="$1" -v j="$2" -v m="$3" -v c="${4:-5}" '$1 == s && $2 == j && $4 == m { print $c; exit }' "$sum/disk.csv"; }
-# mm SCEN JOB METRIC: "median (min-max)"
-mm() { local a b c; a=$(d "$1" "$2" "$3" 5); b=$(d "$1" "$2" "$3" 6); c=$(d "$1" "$2" "$3" 7)
-	[ -n "$a" ] || { echo "-"; return; }
-	awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { if (b == c) printf "%.2f", a; else printf "%.2f (%.2f-%.2f)", a, b, c }'; }
+# mm SCEN JOB METRIC: "median (min-max)", "-" when the run has none
+mm() { mmm "$(d "$1" "$2" "$3" 5)" "$(d "$1" "$2" "$3" 6)" "$(d "$1" "$2" "$3" 7)" -; }
 st() { awk -F, -v s="$1" -v k="$2" '$1 == s && $2 == k { print $3; exit }' "$sum/aged-state.csv"; }
 set_row() { awk -F, -v s="$1" -v x="$2" '$1 == s && $2 == x' "$sum/aged-sets.csv"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 aim() { # value op limit
 	awk -v v="$1" -v o="$2" -v l="$3" 'BEGIN { if (v == "n/a" || v == "") print "not measured";
 		else if ((o == "le" && v <= l) || (o == "ge" && v >= l)) print "met"; else print "**not met**" }'; }
-outer=$(cut -d, -f2 "$sum/zone-ratio.csv") inner=$(cut -d, -f3 "$sum/zone-ratio.csv") zr=$(cut -d, -f1 "$sum/zone-ratio.csv")
+outer=$(csv_get "$sum/zone-ratio.csv" outer_mb_s) inner=$(csv_get "$sum/zone-ratio.csv" inner_mb_s) zr=$(csv_get "$sum/zone-ratio.csv" zone_ratio)
 rev=$(sed -n 's/.*revolution \([0-9.]*\) ms.*/\1/p' "$sum/hdd-curves.txt")
 # the floor of a random 4 KiB read: half a revolution plus the transfer at the outer rate
 floor=$(awk -v r="$rev" -v o="$outer" 'BEGIN { printf "%.3f", r / 2 + 4096 / (o * 1e6) * 1e3 }')

@@ -9,10 +9,12 @@ figdir=${2:?usage: bench/results-qd.sh OUT FIGDIR}
 sum=$out/summary
 [ "$(wc -l <"$sum/qd-pairs.csv" 2>/dev/null || echo 0)" -gt 1 ] || exit 0
 fig() { [ -f "$figdir/$1.png" ] && echo "- [$2](plots/figures/$1.png)"; return 0; }
-# mm MED MIN MAX: "med (min-max)"
-mm() { awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { if (b == c) printf "%.2f", a; else printf "%.2f (%.2f-%.2f)", a, b, c }'; }
-# pcol SCENARIO PAIR COL: a column of qd-pairs.csv
-pcol() { awk -F, -v s="$1" -v p="$2" -v c="$3" '$1 == s && $4 == p { print $c; exit }' "$sum/qd-pairs.csv"; }
+# mmm (the "median (min-max)"), csv_get, CSV_AWK, STATS_AWK: bench/lib.sh
+. "$(dirname "$0")/lib.sh" || exit 2
+# tab FILE NEED PROGRAM [AWK OPTIONS]: awk over a summary read by column name
+tab() { local f=$1 need=$2 prog=$3; shift 3
+	awk -F, -v need="$need" "$@" "$CSV_AWK$STATS_AWK"'function m(c) { return mmm($C[c "_med"], $C[c "_min"], $C[c "_max"]) }
+	'"$prog"' END { if (csv_bad) exit 2 }' "$f"; }
 
 echo
 echo "## Command queueing: queue depth 1 vs 32 (bench/mixed-qd.fio, bench/randread-qd.fio)"
@@ -37,17 +39,20 @@ echo "(min-max)."
 echo
 echo "| scenario | queue depth | scheduler | pair | reads/s of the pair | positioning per read (ms) | response mean (ms) | most at the drive | runs |"
 echo "|---|---|---|---|---|---|---|---|---|"
-tail -n +2 "$sum/qd-pairs.csv" | sort -t, -k1,1V -k4,4 | while IFS=, read -r s qd sch p nj i1 i2 i3 p1 p2 p3 r1 r2 r3 a1 a2 a3 runs; do
-	echo "| $s | $qd | $sch | $p ($nj job$([ "$nj" = 1 ] || echo s)) | $(mm "$i1" "$i2" "$i3") | $(mm "$p1" "$p2" "$p3") | $(mm "$r1" "$r2" "$r3") | $a3 | $runs |"
-done
+tab "$sum/qd-pairs.csv" "scenario qd scheduler pair jobs iops_med pos_mean_med resp_mean_med at_drive_max runs" '{
+	printf "%s,%s,| %s | %s | %s | %s (%s job%s) | %s | %s | %s | %s | %s |\n", $C["scenario"], $C["pair"], $C["scenario"], $C["qd"], $C["scheduler"],
+		$C["pair"], $C["jobs"], $C["jobs"] == 1 ? "" : "s", m("iops"), m("pos_mean"), m("resp_mean"), $C["at_drive_max"], $C["runs"] }' |
+	sort -t, -k1,1V -k2,2 | cut -d, -f3-
 echo
 # What queueing takes back of the cost of reading hot and cold at once:
-# positioning per read of the hot+cold pair minus that of the hot+hot pair,
-# at each queue depth, same scheduler
-lines=$(for sch in none mq-deadline; do
-	s1=qd-mixed-1-${sch#mq-} s32=qd-mixed-32-${sch#mq-}
-	c1=$(pcol "$s1" hc 9) h1=$(pcol "$s1" hh 9) c32=$(pcol "$s32" hc 9) h32=$(pcol "$s32" hh 9)
-	i1=$(pcol "$s1" hc 6) j1=$(pcol "$s1" hh 6) i32=$(pcol "$s32" hc 6) j32=$(pcol "$s32" hh 6)
+# positioning per read of the hot+cold pair (hc) minus that of the hot+hot
+# pair (hh), at queue depth 1 and 32, same scheduler (the scenarios are
+# found by their qd and scheduler columns)
+# pcol QD SCHEDULER PAIR COLUMN: a column of qd-pairs.csv
+pcol() { csv_get "$sum/qd-pairs.csv" "$4" qd="$1" scheduler="$2" pair="$3"; }
+lines=$(for sch in $(tab "$sum/qd-pairs.csv" scheduler '!s[$C["scheduler"]]++ { print $C["scheduler"] }' | sort -r); do
+	c1=$(pcol 1 "$sch" hc pos_mean_med) h1=$(pcol 1 "$sch" hh pos_mean_med) c32=$(pcol 32 "$sch" hc pos_mean_med) h32=$(pcol 32 "$sch" hh pos_mean_med)
+	i1=$(pcol 1 "$sch" hc iops_med) j1=$(pcol 1 "$sch" hh iops_med) i32=$(pcol 32 "$sch" hc iops_med) j32=$(pcol 32 "$sch" hh iops_med)
 	[ -n "$c1" ] && [ -n "$h1" ] && [ -n "$c32" ] && [ -n "$h32" ] || continue
 	awk -v sch="$sch" -v c1="$c1" -v h1="$h1" -v c32="$c32" -v h32="$h32" -v i1="$i1" -v j1="$j1" -v i32="$i32" -v j32="$j32" 'BEGIN {
 		d1 = c1 - h1; d32 = c32 - h32
@@ -60,9 +65,10 @@ echo "Per job (the disk's clock but the last column, fio's clat p50 in the guest
 echo
 echo "| scenario | job | reads | response p50 (ms) | response mean (ms) | queue wait mean (ms) | positioning mean (ms) | fio clat p50 (guest, ms) | runs |"
 echo "|---|---|---|---|---|---|---|---|---|"
-tail -n +2 "$sum/qd.csv" | sort -t, -k1,1V -k4,4 | while IFS=, read -r s qd sch j n1 n2 n3 a1 a2 a3 b1 b2 b3 q1 q2 q3 p1 p2 p3 c1 c2 c3 runs; do
-	echo "| $s | $j | $n1 | $(mm "$a1" "$a2" "$a3") | $(mm "$b1" "$b2" "$b3") | $(mm "$q1" "$q2" "$q3") | $(mm "$p1" "$p2" "$p3") | $(mm "$c1" "$c2" "$c3") | $runs |"
-done
+tab "$sum/qd.csv" "scenario job reads_med resp_p50_med resp_mean_med queue_mean_med pos_mean_med clat_p50_med runs" '{
+	printf "%s,%s,| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $C["scenario"], $C["job"], $C["scenario"], $C["job"], $C["reads_med"],
+		m("resp_p50"), m("resp_mean"), m("queue_mean"), m("pos_mean"), m("clat_p50"), $C["runs"] }' |
+	sort -t, -k1,1V -k2,2 | cut -d, -f3-
 echo
 fig qd-mixed "positioning per read and reads/s per pair, bench/mixed-qd.fio"
 fig qd-randread "positioning per read and reads/s, bench/randread-qd.fio"

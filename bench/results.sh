@@ -15,22 +15,24 @@ tmp=$page.tmp
 sum=$out/summary
 rel=${out#"$top"/}
 
-rate() { awk -F, -v m="$2" '$1 == m { print $4 }' "$1"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+# die, ratio, mmm (the "median (min-max)"), csv_get, CSV_AWK, STATS_AWK
+. "$top/bench/lib.sh"
+# every summary is read by column name: csv_get FILE COLUMN KEY=VALUE...,
+# or an awk program behind $CSV_AWK (tab FILE NEED PROGRAM [AWK OPTIONS]: a table's rows)
+tab() { local f=$1 need=$2 prog=$3; shift 3
+	awk -F, -v need="$need" "$@" "$CSV_AWK$STATS_AWK$prog"' END { if (csv_bad) exit 2 }' "$f"; }
+rate() { csv_get "$1" rate mode="$2"; }
 env_of() { sed -n "s/^$1=//p" "$out/run-env.txt" 2>/dev/null | tail -n 1; }
 # first value of KEY in the env.txt of any run of scenario S
 guest_env() { cat "$out/$1"/run*/env.txt 2>/dev/null | sed -n "s/^$2=//p" | head -n 1; }
-# value of column C for row whose columns 1,2 are A,B
-# (empty when the file is missing: a partial run still gets its page)
-cell() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b { print $c; exit }' "$1" 2>/dev/null || true; }
-# "median (min-max)" from columns C, C+1, C+2
-mmm() { awk -F, -v a="$2" -v b="$3" -v c="$4" '$1 == a && $2 == b {
-	if ($(c + 1) == $(c + 2)) printf "%.2f", $c; else printf "%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2); exit }' "$1" 2>/dev/null || true; }
+# cmm FILE MEDIAN MIN MAX KEY=VALUE...: "median (min-max)" from those columns
+cmm() { local f=$1 a=$2 b=$3 c=$4; shift 4; mmm "$(csv_get "$f" "$a" "$@")" "$(csv_get "$f" "$b" "$@")" "$(csv_get "$f" "$c" "$@")"; }
 # dcell SCENARIO JOB METRIC: median on the disk's clock (summary/disk.csv)
-dcell() { awk -F, -v s="$1" -v j="$2" -v m="$3" '$1 == s && $2 == j && $4 == m { print $5; exit }' "$sum/disk.csv" 2>/dev/null || true; }
+dcell() { csv_get "$sum/disk.csv" median scenario="$1" job="$2" metric="$3"; }
 # dmm SCENARIO JOB METRIC: "median (min-max)" on the disk's clock
-dmm() { awk -F, -v s="$1" -v j="$2" -v m="$3" '$1 == s && $2 == j && $4 == m {
-	if ($6 == $7) printf "%.2f", $5; else printf "%.2f (%.2f-%.2f)", $5, $6, $7; exit }' "$sum/disk.csv" 2>/dev/null || true; }
+dmm() { local k="scenario=$1 job=$2 metric=$3"
+	# shellcheck disable=SC2086
+	mmm "$(csv_get "$sum/disk.csv" median $k)" "$(csv_get "$sum/disk.csv" min $k)" "$(csv_get "$sum/disk.csv" max $k)" -; }
 r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
 # The page's figures are tracked next to it (plots/figures/, PNG, from this
 # run), so its links work in a fresh clone; the SVGs (large) stay in OUT.
@@ -48,18 +50,22 @@ fig() { # name caption
 # malformed summary is named on the page and fails this stage, instead of
 # a section that quietly shrinks.
 . "$top/bench/scen.sh" && scen_init "$out" || exit 2
-rows_for() { awk -F, -v s="$2" 'FNR > 1 && $1 == s { f = 1; exit } END { exit !f }' "$1" 2>/dev/null; }
+rows_for() { [ -n "$(csv_get "$1" scenario scenario="$2" 2>/dev/null)" ]; }
+. "$top/bench/measures.sh"
+loaded=""
+for m in $(measures_of "$out"); do measure_load "$m" && loaded="$loaded $m"; done
 missing=$(
-	for m in seq rand placement aged promote zones scaleout qd dirmark; do
+	for m in $loaded; do measure_missing "$out" "$m"; done
+	for m in seq rand aged promote scaleout qd dirmark; do
 		for s in $(scen "$out" $m); do
 			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
 			case $m in
-			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;; placement) f=$sum/placement-thirds.csv ;;
-			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; zones) f=$sum/zones.csv ;; scaleout) f=$out/scaleout/scaleout.csv ;;
+			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;;
+			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; scaleout) f=$out/$s/scaleout.csv ;;
 			qd) f=$sum/qd-runs.csv ;; dirmark) f=$sum/dirmark-runs.csv ;;
 			esac
 			case $m in
-			placement|zones|scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
+			scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
 			*) rows_for "$f" "$s" ;;
 			esac || echo "${f#"$out"/}: nothing for scenario $s ($m), which finished"
 		done
@@ -109,38 +115,36 @@ missing=$(
 		sed 's/^/- create+unlink guest run: /' "$out/create-unlink-env.txt"
 	fi
 
-	zr=$(cut -d, -f1 "$sum/zone-ratio.csv" 2>/dev/null || true)
-	zo=$(cut -d, -f2 "$sum/zone-ratio.csv" 2>/dev/null || true)
-	zi=$(cut -d, -f3 "$sum/zone-ratio.csv" 2>/dev/null || true)
-	hot=$(cell "$sum/seq.csv" seq hot-read 3) cold=$(cell "$sum/seq.csv" seq cold-read 3)
-	hl=$(cell "$sum/rand.csv" randread hot 6) nl=$(cell "$sum/rand.csv" randread none 6)
-	zs=$(cell "$sum/zones.csv" trace start 3) ze=$(cell "$sum/zones.csv" trace end 3)
-	if [ -n "$hot$hl$zs" ]; then
+	zr=$(csv_get "$sum/zone-ratio.csv" zone_ratio)
+	zo=$(csv_get "$sum/zone-ratio.csv" outer_mb_s)
+	zi=$(csv_get "$sum/zone-ratio.csv" inner_mb_s)
+	# the headline pairs: the scenarios tagged headline=A/B in bench/scenarios
+	read -r hs ha hb <<<"$(scen_headline "$out" seq)" || true
+	read -r rs ra rb <<<"$(scen_headline "$out" rand)" || true
+	hot="" cold="" hl="" nl="" zs="" ze=""
+	[ -z "${hs:-}" ] || { hot=$(csv_get "$sum/seq.csv" mb_s_median scenario="$hs" job="$ha"); cold=$(csv_get "$sum/seq.csv" mb_s_median scenario="$hs" job="$hb"); }
+	[ -z "${rs:-}" ] || { hl=$(csv_get "$sum/rand.csv" p50_ms scenario="$rs" job="$ra"); nl=$(csv_get "$sum/rand.csv" p50_ms scenario="$rs" job="$rb"); }
+	# the measures' own headline lines (NAME_headline)
+	mlines=$(for m in $loaded; do ! declare -F "${m}_headline" >/dev/null || "${m}_headline" "$out"; done)
+	if [ -n "$hot$hl$mlines" ]; then
 		echo
 		echo "## Headline numbers"
 		echo
 		[ -n "$zr" ] && echo "- drive model's zone ratio (outermost / innermost sequential rate): **$zr** ($zo / $zi MB/s)"
-		[ -n "$hot" ] && echo "- sequential O_DIRECT read, hot / cold file: **$(ratio "$hot" "$cold")** ($(r2 "$hot") / $(r2 "$cold") MB/s, medians) vs zone ratio $zr"
-		mh=$(cell "$sum/seq-model.csv" seq hot-read 4) mc=$(cell "$sum/seq-model.csv" seq cold-read 4)
-		[ -n "$mh" ] && [ -n "$mc" ] && echo "  - the model's rate where the two files lie (mean positions $(cell "$sum/seq-model.csv" seq hot-read 3) and $(cell "$sum/seq-model.csv" seq cold-read 3) of the disk): $mh / $mc MB/s, ratio **$(ratio "$mh" "$mc")**; the zone ratio is the upper bound (outermost vs innermost track)"
-		dh=$(dcell randread hot service_p50_ms) dn=$(dcell randread none service_p50_ms)
-		[ -n "$dh" ] && echo "- random 4 KiB reads on a fresh filesystem, hot set / unhinted set, median service time at the disk (model's trace): **$(r2 "$dh") / $(r2 "$dn") ms** (ratio $(ratio "$dh" "$dn")); the engine's latency through the guest: $(r2 "$hl") / $(r2 "$nl") ms"
-		[ -z "$dh" ] && [ -n "$hl" ] && echo "- random 4 KiB reads, hot / unhinted set, engine latency only (no trace join in this run): $(r2 "$hl") / $(r2 "$nl") ms"
-		[ -n "$zs" ] && echo "- raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(ratio "$zs" "$ze")** ($zs / $ze MB/s, model's clock from the trace; guest clock: $(cell "$sum/zones.csv" guest start 3) / $(cell "$sum/zones.csv" guest end 3) MB/s) vs zone ratio $zr"
+		[ -n "$hot" ] && echo "- sequential O_DIRECT read, $ha / $hb ($hs): **$(ratio "$hot" "$cold")** ($(r2 "$hot") / $(r2 "$cold") MB/s, medians) vs zone ratio $zr"
+		if [ -n "$hot" ]; then
+			mh=$(csv_get "$sum/seq-model.csv" model_mb_s scenario="$hs" job="$ha") mc=$(csv_get "$sum/seq-model.csv" model_mb_s scenario="$hs" job="$hb")
+			[ -n "$mh" ] && [ -n "$mc" ] && echo "  - the model's rate where the two files lie (mean positions $(csv_get "$sum/seq-model.csv" pos_frac scenario="$hs" job="$ha") and $(csv_get "$sum/seq-model.csv" pos_frac scenario="$hs" job="$hb") of the disk): $mh / $mc MB/s, ratio **$(ratio "$mh" "$mc")**; the zone ratio is the upper bound (outermost vs innermost track)"
+		fi
+		dh="" dn=""
+		[ -z "${rs:-}" ] || { dh=$(dcell "$rs" "$ra" service_p50_ms) dn=$(dcell "$rs" "$rb" service_p50_ms); }
+		[ -n "$dh" ] && echo "- random 4 KiB reads on a fresh filesystem, $ra / $rb ($rs), median service time at the disk (model's trace): **$(r2 "$dh") / $(r2 "$dn") ms** (ratio $(ratio "$dh" "$dn")); the engine's latency through the guest: $(r2 "$hl") / $(r2 "$nl") ms"
+		[ -z "$dh" ] && [ -n "$hl" ] && echo "- random 4 KiB reads, $ra / $rb ($rs), engine latency only (no trace join in this run): $(r2 "$hl") / $(r2 "$nl") ms"
+		[ -z "$mlines" ] || echo "$mlines"
 	fi
 
-	if [ -s "$sum/placement-thirds.csv" ]; then
-		echo
-		echo "## Placement (bench/placement.fio)"
-		echo
-		echo "Files per third of the disk by creation hint (run 1; $(cat "$sum/placement-ngroups.txt") block groups)."
-		echo
-		echo "| hint | third | files | fraction |"
-		echo "|---|---|---|---|"
-		awk -F, 'NR > 1 { printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' "$sum/placement-thirds.csv"
-		echo
-		fig placement "files per block group"
-	fi
+	# the measures with a file of their own, in the scenario table's order
+	for m in $loaded; do ! declare -F "${m}_page" >/dev/null || "${m}_page" "$out"; done
 
 	if [ "$(wc -l 2>/dev/null <"$sum/seq.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
@@ -150,8 +154,8 @@ missing=$(
 		echo
 		echo "| scenario | job | MB/s | runs |"
 		echo "|---|---|---|---|"
-		awk -F, 'NR > 1 { r = ($4 == $5) ? sprintf("%.2f", $3) : sprintf("%.2f (%.2f-%.2f)", $3, $4, $5)
-			printf "| %s | %s | %s | %s |\n", $1, $2, r, $6 }' "$sum/seq.csv"
+		tab "$sum/seq.csv" "scenario job mb_s_median mb_s_min mb_s_max runs" '{
+			printf "| %s | %s | %s | %s |\n", $C["scenario"], $C["job"], mmm($C["mb_s_median"], $C["mb_s_min"], $C["mb_s_max"]), $C["runs"] }'
 		echo
 		fig throughput-position "throughput vs position, with the model's zoned rate"
 	fi
@@ -170,11 +174,14 @@ missing=$(
 		echo
 		echo "| scenario | job | service p50 (disk) | service p99 (disk) | engine p50 | engine p99 | mean seek distance (MiB) | runs |"
 		echo "|---|---|---|---|---|---|---|---|"
-		awk -F, -v fresh=" $(scen "$out" rand fresh | tr '\n' ' ')" 'function m(c) { return ($(c + 1) == $(c + 2)) ? sprintf("%.2f", $c) : sprintf("%.2f (%.2f-%.2f)", $c, $(c + 1), $(c + 2)) }
-			FILENAME ~ /disk.csv$/ { if ($4 ~ /^service_p(50|99)_ms$/) v[$1 "," $2 "," $4] = ($6 == $7) ? sprintf("%.2f", $5) : sprintf("%.2f (%.2f-%.2f)", $5, $6, $7); next }
-			FNR > 1 && index(fresh, " " $1 " ") { k = $1 "," $2; a = v[k ",service_p50_ms"]; b = v[k ",service_p99_ms"]
-				printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, a == "" ? "-" : a, b == "" ? "-" : b, m(6), m(9), m(12), $15 }' \
-			"$sum/disk.csv" "$sum/rand.csv"
+		for s in $(scen "$out" rand fresh); do
+			tab "$sum/rand.csv" "scenario job" '$C["scenario"] == s { print $C["job"] }' -v s="$s" | while read -r j; do
+				k="scenario=$s job=$j"
+				# shellcheck disable=SC2086
+				echo "| $s | $j | $(dmm "$s" "$j" service_p50_ms) | $(dmm "$s" "$j" service_p99_ms) | $(cmm "$sum/rand.csv" p50_ms p50_min p50_max $k) |" \
+					"$(cmm "$sum/rand.csv" p99_ms p99_min p99_max $k) | $(cmm "$sum/rand.csv" seek_mib seek_mib_min seek_mib_max $k) | $(csv_get "$sum/rand.csv" runs $k) |"
+			done
+		done
 		echo
 		for s in $(scen "$out" rand fresh); do
 			fig "service-cdf-$s" "service-time CDF at the disk, $s"
@@ -204,13 +211,15 @@ missing=$(
 		echo
 		echo "| job | files | bytes in the first third | service p50 (disk, ms) | engine p50 (guest, ms) | runs |"
 		echo "|---|---|---|---|---|---|"
-		awk -F, -v n="$n" 'NR > 1 && $1 == n { print $2 }' "$sum/dirmark.csv" | while read -r j; do
-			echo "| $j | $(awk -F, -v n="$n" -v j="$j" '$1 == n && $3 == j { print $4; exit }' "$sum/dirmark-runs.csv") | $(mmm "$sum/dirmark.csv" "$n" "$j" 3) | $(dmm "$n" "$j" service_p50_ms) | $(dmm "$n" "$j" engine_p50_ms) | $(cell "$sum/dirmark.csv" "$n" "$j" 6) |"
+		tab "$sum/dirmark.csv" "scenario job" '$C["scenario"] == n { print $C["job"] }' -v n="$n" | while read -r j; do
+			echo "| $j | $(csv_get "$sum/dirmark-runs.csv" files scenario="$n" job="$j") | $(cmm "$sum/dirmark.csv" first_med first_min first_max scenario="$n" job="$j") |" \
+				"$(dmm "$n" "$j" service_p50_ms) | $(dmm "$n" "$j" engine_p50_ms) | $(csv_get "$sum/dirmark.csv" runs scenario="$n" job="$j") |"
 		done
 		echo
 		echo "Counters after each run (the guest's /sys/fs/ext4/vda; a run mounts the image afresh):"
 		echo
-		awk -F, -v n="$n" 'NR > 1 && $1 == n && !seen[$2]++ { printf "- %s: hint_inherited %s, hint_honoured %s; marks read back: %s\n", $2, $8, $9, $10 }' "$sum/dirmark-runs.csv"
+		tab "$sum/dirmark-runs.csv" "scenario run hint_inherited hint_honoured marks" '$C["scenario"] == n && !seen[$C["run"]]++ {
+			printf "- %s: hint_inherited %s, hint_honoured %s; marks read back: %s\n", $C["run"], $C["hint_inherited"], $C["hint_honoured"], $C["marks"] }' -v n="$n"
 		e=$out/$n/aging/env.txt st=$out/$n/aging/state.txt
 		if [ -f "$e" ]; then
 			echo
@@ -226,8 +235,8 @@ missing=$(
 		echo
 		echo "| measure | job | patched | stock |"
 		echo "|---|---|---|---|"
-		awk -F, 'NR > 1 { printf "| seq read MB/s | %s | %.2f | %.2f |\n", $1, $2, $3 }' "$sum/compare-seq.csv" 2>/dev/null
-		awk -F, 'NR > 1 { printf "| randread service p50 ms (disk) | %s | %.2f | %.2f |\n", $1, $2, $3 }' "$sum/compare-rand.csv" 2>/dev/null
+		[ ! -f "$sum/compare-seq.csv" ] || tab "$sum/compare-seq.csv" "job patched stock" '{ printf "| seq read MB/s | %s | %.2f | %.2f |\n", $C["job"], $C["patched"], $C["stock"] }'
+		[ ! -f "$sum/compare-rand.csv" ] || tab "$sum/compare-rand.csv" "job patched stock" '{ printf "| randread service p50 ms (disk) | %s | %.2f | %.2f |\n", $C["job"], $C["patched"], $C["stock"] }'
 		echo
 		fig stock-vs-patched "stock vs patched"
 	fi
@@ -248,7 +257,7 @@ missing=$(
 		echo "|---|---|---|---|---|---|"
 		for s in $(scen "$out" promote); do
 			for j in N-before N-after; do
-				echo "| $s | $j | $(dmm "$s" "$j" service_p50_ms) | $(dmm "$s" "$j" service_p99_ms) | $(mmm "$sum/rand.csv" "$s" "$j" 6) | $(cell "$sum/rand.csv" "$s" "$j" 15) |"
+				echo "| $s | $j | $(dmm "$s" "$j" service_p50_ms) | $(dmm "$s" "$j" service_p99_ms) | $(cmm "$sum/rand.csv" p50_ms p50_min p50_max scenario="$s" job="$j") | $(csv_get "$sum/rand.csv" runs scenario="$s" job="$j") |"
 			done
 		done
 		echo
@@ -259,27 +268,15 @@ missing=$(
 		echo
 		echo "| scenario | run | files moved | MiB | first third before | after | seconds (guest) | read MiB | written MiB | same inode | same contents |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|"
-		awk -F, 'NR > 1 { printf "| %s | %s | %s of %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, $3, $5, $6, $7, $8, $9, $10, $11, $12 }' \
-			"$sum/promote-runs.csv"
+		tab "$sum/promote-runs.csv" "scenario run files moved moved_mib first_before first_after move_seconds read_mib write_mib same_inode same_sha256" '{
+			printf "| %s | %s | %s of %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $C["scenario"], $C["run"], $C["moved"], $C["files"], $C["moved_mib"],
+				$C["first_before"], $C["first_after"], $C["move_seconds"], $C["read_mib"], $C["write_mib"], $C["same_inode"], $C["same_sha256"] }'
 		echo
 		for s in $(scen "$out" promote); do fig "service-cdf-$s" "service-time CDF at the disk, $s (N-before, N-after)"; done
 	fi
 
 
-	if [ "$(wc -l 2>/dev/null <"$sum/zones.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
-		echo
-		echo "## Raw disk, start vs end"
-		echo
-		echo "\`dd if=/dev/vda of=/dev/null bs=1M count=64 iflag=direct\` at the first and at"
-		echo "the last 64 MiB; timed by the guest (/proc/uptime, 10 ms) and by the model's trace."
-		echo
-		echo "| clock | zone | MB/s | runs |"
-		echo "|---|---|---|---|"
-		awk -F, 'NR > 1 { r = ($4 == $5) ? sprintf("%.2f", $3) : sprintf("%.2f (%.2f-%.2f)", $3, $4, $5)
-			printf "| %s | %s | %s | %s |\n", $1, $2, r, $6 }' "$sum/zones.csv"
-	fi
-
-	so=$out/scaleout
+	so=$out/$(scen "$out" scaleout | head -n 1)
 	if [ "$(wc -l 2>/dev/null <"$so/scaleout.csv" 2>/dev/null || echo 0)" -gt 1 ]; then
 		echo
 		echo "## Scale-out: two guests, one fio client (bench/scaleout.sh)"
@@ -287,24 +284,28 @@ missing=$(
 		echo "Both kernels booted at once, each on its own modelled disk and running"
 		echo "\`fio --server\` behind a port forwarded on 127.0.0.1; the host's fio ran"
 		echo "\`--client=$(basename "$so")/hosts.list\` with the same job file for both, in one run."
-		echo "fio's JSON: \`${rel}/scaleout/fio.json\`. MB/s and mean latency (submission to"
+		echo "fio's JSON: \`${rel}/$(basename "$so")/fio.json\`. MB/s and mean latency (submission to"
 		echo "completion) from fio's own statistics. The two guests run at the same time and"
 		echo "share the host's $(nproc) cores, so these numbers show the set-up working; they are"
 		echo "not a measurement to set against the single-guest scenarios above."
-		[ "$(cat "$so/failed" 2>/dev/null)" = 0 ] || echo "**This scale-out run is PARTIAL** (see \`${rel}/scaleout.err\`)."
+		[ "$(cat "$so/failed" 2>/dev/null)" = 0 ] || echo "**This scale-out run is PARTIAL** (see \`${rel}/$(basename "$so").err\`)."
 		echo
-		for n in $(awk -F, 'NR > 1 { print $1 }' "$so/scaleout.csv" | sort -u); do
+		for n in $(tab "$so/scaleout.csv" host '{ print $C["host"] }' | sort -u); do
 			e=$so/$n/env.txt
 			echo "- guest \`$n\`: kernel $(sed -n 's/^kernel=//p' "$e" 2>/dev/null | head -n 1), accel $(sed -n 's/^accel=//p' "$e" 2>/dev/null | head -n 1), hint counters: $(grep '^hint_' "$e" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')$(grep -q '^knows_flags=0' "$e" 2>/dev/null && echo 'none (O_HOT/O_COLD unknown)')"
 		done
 		echo
 		echo "| guest | job | MiB moved | MB/s | mean latency ms | fio error |"
 		echo "|---|---|---|---|---|---|"
-		awk -F, 'NR > 1 { printf "| %s | %s | %.0f | %.2f | %.2f | %s |\n", $1, $2, $3 / 1048576, $4, $5, $6 }' "$so/scaleout.csv"
+		tab "$so/scaleout.csv" "host job bytes mb_s lat_mean_ms error" '{
+			printf "| %s | %s | %.0f | %.2f | %.2f | %s |\n", $C["host"], $C["job"], $C["bytes"] / 1048576, $C["mb_s"], $C["lat_mean_ms"], $C["error"] }'
 		echo
-		for n in $(awk -F, 'NR > 1 { print $1 }' "$so/scaleout.csv" | sort -u); do
-			h=$(cell "$so/scaleout.csv" "$n" hot-read 4) c=$(cell "$so/scaleout.csv" "$n" cold-read 4)
-			[ -n "$h" ] && [ -n "$c" ] && echo "- \`$n\`: hot-read / cold-read **$(ratio "$h" "$c")**"
+		# the seq measure's headline pair (bench/scenarios: headline=A/B)
+		read -r _ sa sb <<<"$(scen_headline "$out" seq)" || true
+		for n in $(tab "$so/scaleout.csv" host '{ print $C["host"] }' | sort -u); do
+			[ -n "${sa:-}" ] || break
+			h=$(csv_get "$so/scaleout.csv" mb_s host="$n" job="$sa") c=$(csv_get "$so/scaleout.csv" mb_s host="$n" job="$sb")
+			[ -n "$h" ] && [ -n "$c" ] && echo "- \`$n\`: $sa / $sb **$(ratio "$h" "$c")**"
 		done
 	fi
 

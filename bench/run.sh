@@ -56,9 +56,7 @@ DISK_SIZE=${BENCH_DISK:-64G}
 AGED_JOBS=${AGED_JOBS:-2}
 AGED_MEM=${AGED_MEM:-4096}
 
-t_start=$(date +%s)
-stage() { printf '  BENCH   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
-die() { echo "bench/run.sh: $*" >&2; exit 2; }
+. "$top/bench/lib.sh" && lib_init BENCH bench/run.sh
 
 # ---- scenarios: bench/scenarios (name kernel job fill quick measures)
 # scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);
@@ -207,9 +205,7 @@ aged_image() {
 	rc=$?
 	split_guest_output "$dir/guest.out" "$dir"
 	if [ $rc != 0 ] || ! grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
-		echo "bench/run.sh: ageing to $fill% failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'));" \
-			"guest output: $dir/guest.out, vm/runner/run: $dir/vmrun.err" >&2
-		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
+		guest_failed "$dir" "ageing to $fill% failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'))"
 		return 1
 	fi
 	mv "$dir/disk.img.tmp" "$dir/disk.img"
@@ -227,6 +223,14 @@ join_trace() {
 		"$d/trace.csv" "$d/seek.csv" >"$d/join.out" 2>"$d/join.err"
 }
 
+# failed_run NAME RUN WHY [FILE]: the run failed (OUT/status says why; the
+# page lists it); FILE's lines, indented, on stderr
+failed_run() {
+	[ -z "${4:-}" ] || sed 's/^/    /' "$4" >&2
+	echo "$1 $2 FAIL $3" >>"$out/status"
+	failed=1
+}
+
 run_one() { # name kernel job fill run
 	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 img dir cmd rc qd sched
 	read -r qd sched <<<"$(job_params "$job")"
@@ -240,7 +244,7 @@ run_one() { # name kernel job fill run
 	elif [ "$fill" != 0 ]; then
 		if grep -qx "$fill" "$out/aged-failed" 2>/dev/null ||
 			! aged=$(aged_image "$fill"); then
-			echo "$name $r FAIL ageing" >>"$out/status"; failed=1; return 1
+			failed_run "$name" "$r" ageing; return 1
 		fi
 		mkdir -p "$out/$name/aging"
 		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$out/$name/aging/"
@@ -260,39 +264,32 @@ run_one() { # name kernel job fill run
 	echo "kernel_flavour=$kernel" >>"$dir/env.txt"
 	sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/accel=\1/p' "$dir/vmrun.err" >>"$dir/env.txt"
 	if [ $rc != 0 ]; then
-		echo "bench/run.sh: scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc;" \
-			"guest output: $dir/guest.out, vm/runner/run: $dir/vmrun.err" >&2
-		tail -n 5 "$dir/guest.out" "$dir/vmrun.err" | sed 's/^/    /' >&2
-		echo "$name $r FAIL status=$rc" >>"$out/status"
-		failed=1
+		guest_failed "$dir" "scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc"
+		failed_run "$name" "$r" "status=$rc"
 		return 1
 	fi
 	# O_DIRECT jobs reach the disk one request per read: join them with the trace
 	if [ "$job" != zones ] && grep -q '^direct=1' "$JOB_DIR/$job" && ! join_trace "$dir"; then
 		echo "bench/run.sh: scenario '$name' run $r: the disk trace does not account for the engine's reads:" >&2
-		sed 's/^/    /' "$dir/join.err" >&2
-		echo "$name $r FAIL trace-join" >>"$out/status"
-		failed=1
+		failed_run "$name" "$r" trace-join "$dir/join.err"
 		return 1
 	fi
 	echo "$name $r ok" >>"$out/status"
 }
 
-run_scaleout() { # job
-	local dir=$out/scaleout rc
-	stage "scaleout: patched and stock guests at once, one fio client, $1"
+run_scaleout() { # name job
+	local name=$1 dir=$out/$1 rc
+	stage "$name: patched and stock guests at once, one fio client, $2"
 	QUICK=$QUICK PROFILE=$PROFILE TIME_SCALE=$TIME_SCALE FIO_ROOT=$FIO_ROOT \
 		BZIMAGE_PATCHED=$BZIMAGE_PATCHED BZIMAGE_STOCK=$BZIMAGE_STOCK \
-		nice "$top/bench/scaleout.sh" "$dir" "$JOB_DIR/$1" 2>"$out/scaleout.err" | sed 's/^/  /'
+		nice "$top/bench/scaleout.sh" "$dir" "$JOB_DIR/$2" 2>"$out/$name.err" | sed 's/^/  /'
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" != 0 ]; then
-		echo "bench/run.sh: scenario 'scaleout' (bench/$1, two guests) failed with status $rc:" >&2
-		sed 's/^/    /' "$out/scaleout.err" >&2
-		echo "scaleout 1 FAIL status=$rc" >>"$out/status"
-		failed=1
+		echo "bench/run.sh: scenario '$name' (bench/$2, two guests) failed with status $rc:" >&2
+		failed_run "$name" 1 "status=$rc" "$out/$name.err"
 		return 1
 	fi
-	echo "scaleout 1 ok" >>"$out/status"
+	echo "$name 1 ok" >>"$out/status"
 }
 
 stage "profile $PROFILE, time-scale $TIME_SCALE, $RUNS run(s), QUICK=$QUICK, into ${out#"$top"/}"
@@ -313,9 +310,10 @@ if [ -n "$fills" ]; then
 	done
 	wait
 fi
-while read -r name kernel job fill _; do
+while read -r name kernel job fill _ measures; do
 	[ -n "$name" ] || continue
-	if [ "$name" = scaleout ]; then run_scaleout "$job"; continue; fi
+	# the scenarios that measure scaleout (bench/scenarios) are bench/scaleout.sh's
+	case ,$measures, in *,scaleout,*) run_scaleout "$name" "$job"; continue ;; esac
 	for r in $(seq 1 "$RUNS"); do
 		run_one "$name" "$kernel" "$job" "$fill" "$r" || break
 	done

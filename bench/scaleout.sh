@@ -34,9 +34,7 @@ VM_TIMEOUT=${VM_TIMEOUT:-1800}
 DISK_SIZE=64G
 READY_TIMEOUT=${READY_TIMEOUT:-300}
 
-t_start=$(date +%s)
-stage() { printf '  SCALE   [%4ds] %s\n' $(($(date +%s) - t_start)) "$*"; }
-die() { echo "bench/scaleout.sh: $*" >&2; exit 2; }
+. "$top/bench/lib.sh" && lib_init SCALE bench/scaleout.sh
 
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
 grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||
@@ -116,9 +114,7 @@ for n in "${names[@]}"; do
 	until grep -q '^@@FIO-SERVER-READY@@' "$out/$n/guest.out"; do
 		if ! kill -0 "${pid[$n]}" 2>/dev/null; then
 			wait "${pid[$n]}"; r=$?
-			echo "bench/scaleout.sh: guest '$n' ended (status $r) before its fio server was ready;" \
-				"output: $out/$n/guest.out, vm/runner/run: $out/$n/vmrun.err" >&2
-			tail -n 5 "$out/$n/guest.out" "$out/$n/vmrun.err" | sed 's/^/    /' >&2
+			guest_failed "$out/$n" "guest '$n' ended (status $r) before its fio server was ready"
 			unset "pid[$n]"; stop_all; exit 1
 		fi
 		if [ "$(date +%s)" -ge $ready_by ]; then

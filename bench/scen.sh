@@ -34,3 +34,12 @@ scen_pairs() {
 		for (i = 1; i <= n; i++) { if (a[i] == m) has = 1; if (a[i] ~ /^pair=/) p = substr(a[i], 6) }
 		if (has && p != "") print ($2 == "stock") ? p " " $1 : $1 " " p }' "$1/scenarios"
 }
+
+# scen_headline OUT MEASURE: "NAME A B" for the first scenario that measures
+# MEASURE and names its page's headline pair (headline=A/B: the ratio of
+# job A to job B, e.g. headline=hot-read/cold-read); nothing when none does
+scen_headline() {
+	awk -v m="$2" '!/^#/ && NF == 6 { n = split($6, a, ","); has = 0; h = ""
+		for (i = 1; i <= n; i++) { if (a[i] == m) has = 1; if (a[i] ~ /^headline=[^\/]+\/[^\/]+$/) h = substr(a[i], 10) }
+		if (has && h != "") { sub(/\//, " ", h); print $1 " " h; exit } }' "$1/scenarios"
+}

@@ -18,11 +18,12 @@ out=${1:?usage: bench/summarise-aged.sh OUT}
 sum=$out/summary
 gib=$(sed -n 's/^disk=\([0-9]*\)G$/\1/p' "$out/run-env.txt" 2>/dev/null)
 . "$(dirname "$0")/scen.sh" && scen_init "$out" || exit 2
+. "$(dirname "$0")/lib.sh" || exit 2
 rc=0
 : >"$sum/aged-state.tmp" && : >"$sum/aged-freefrag.tmp" && : >"$sum/aged-sets.tmp"
 for n in $(scen "$out" aged); do
 	s=$out/$n a=$out/$n/aging
-	grep -qx "$n 1 ok" "$out/status" 2>/dev/null || continue
+	ok_run "$s/run1" || continue
 	for f in "$a/state.txt" "$a/env.txt" "$a/freefrag.txt" "$s/run1/placement.csv"; do
 		[ -s "$f" ] || { echo "summarise-aged: $f missing or empty" >&2; rc=1; continue 2; }
 	done

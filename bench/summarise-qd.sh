@@ -28,9 +28,8 @@ set -u
 out=${1:?usage: bench/summarise-qd.sh OUT}
 sum=$out/summary
 . "$(dirname "$0")/scen.sh" && scen_init "$out" || exit 2
-CSV_AWK=$(cat "$(dirname "$0")/csv.awk") || exit 2
+. "$(dirname "$0")/lib.sh" || exit 2
 rc=0
-ok_run() { local n r; n=$(basename "$(dirname "$1")") r=${1##*/run}; grep -qx "$n $r ok" "$out/status" 2>/dev/null; }
 
 echo "scenario,run,qd,scheduler,job,reads,resp_p50_ms,resp_mean_ms,queue_mean_ms,pos_mean_ms,clat_p50_ms" >"$sum/qd-runs.csv"
 echo "scenario,run,qd,scheduler,pair,jobs,reads,iops,pos_mean_ms,resp_mean_ms,max_at_drive" >"$sum/qd-pairs-runs.csv"
@@ -59,11 +58,11 @@ for n in $(scen "$out" qd); do
 		awk -F, -v need="job service_us queue_us seek_us rotation_us matched" "$CSV_AWK"'
 			$C["matched"] == 1 { print $C["job"] "," $C["service_us"] "," $C["queue_us"] "," $C["seek_us"] + $C["rotation_us"] }
 			END { if (csv_bad) exit 2 }' "$d/join.csv" >"$d/qd-reads.tmp" || { rc=1; continue; }
-		sort -t, -k1,1 -k2,2g "$d/qd-reads.tmp" | awk -F, -v n="$n" -v r="$r" -v qd="$qd" -v s="$sch" -v clat="$clat" '
+		sort -t, -k1,1 -k2,2g "$d/qd-reads.tmp" | awk -F, -v n="$n" -v r="$r" -v qd="$qd" -v s="$sch" -v clat="$clat" "$STATS_AWK"'
 			BEGIN { m = split(clat, c, " "); for (i = 1; i <= m; i++) { split(c[i], kv, "="); cl[kv[1]] = kv[2] } }
 			function flush() { if (!k) return
 				printf "%s,%s,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s\n", n, r, qd, s, k, cnt,
-					(cnt % 2 ? v[(cnt + 1) / 2] : (v[cnt / 2] + v[cnt / 2 + 1]) / 2) / 1000,
+					stats_med(v, cnt) / 1000,
 					sv / cnt / 1000, sq / cnt / 1000, sp / cnt / 1000,
 					(cl[k] != "" ? sprintf("%.4f", cl[k] / 1e6) : "") }
 			$1 != k { flush(); k = $1; cnt = 0; sv = sq = sp = 0 }
@@ -88,15 +87,15 @@ done
 # median, min, max of each column from C on, grouped by the key columns
 # (the runs of one scenario); input without its header
 mmm_by() { # KEYS(awk expr) FIRST LAST
-	sort -t, -k1,1 | awk -F, -v first="$2" -v last="$3" '
+	sort -t, -k1,1 | awk -F, -v first="$2" -v last="$3" "$STATS_AWK"'
 		{ k = '"$1"'; keys[k] = 1; n[k]++
 			for (c = first; c <= last; c++) v[k, c, n[k]] = $c }
 		END { for (k in keys) { printf "%s", k
 				for (c = first; c <= last; c++) {
 					m = n[k]; delete x
 					for (i = 1; i <= m; i++) x[i] = v[k, c, i] + 0
-					for (i = 2; i <= m; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
-					printf ",%.4g,%.4g,%.4g", (m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2), x[1], x[m] }
+					stats_sort(x, m)
+					printf ",%.4g,%.4g,%.4g", stats_med(x, m), x[1], x[m] }
 				printf ",%d\n", n[k] } }' | sort -t, -k1,1
 }
 {
@@ -107,16 +106,22 @@ mmm_by() { # KEYS(awk expr) FIRST LAST
 	echo "scenario,qd,scheduler,pair,jobs,iops_med,iops_min,iops_max,pos_mean_med,pos_mean_min,pos_mean_max,resp_mean_med,resp_mean_min,resp_mean_max,at_drive_med,at_drive_min,at_drive_max,runs"
 	tail -n +2 "$sum/qd-pairs-runs.csv" | mmm_by '$1 "," $3 "," $4 "," $5 "," $6' 8 11
 } >"$sum/qd-pairs.csv"
-# for plots/bench-qd.gp, one file per job file (mixed: pairs hc nn hh;
-# randread: hot none), a row per scenario: label, then for each pair the
-# median,min,max of pos_mean_ms, then of iops
+# for plots/bench-qd.gp, one file per job file (the scenarios' job column:
+# mixed-qd.fio -> qd-wide-mixed.csv with pairs hc nn hh; randread-qd.fio ->
+# qd-wide-randread.csv, hot none), a row per scenario: label, then for
+# each pair the median,min,max of pos_mean_ms, then of iops
+kinds=$(awk '!/^#/ && NF == 6 { j = $3; sub(/:.*/, "", j); sub(/(-qd)?\.fio$/, "", j); printf "%s=%s ", $1, j }' "$out/scenarios")
 for kind in mixed:hc,nn,hh randread:hot,none; do
 	k=${kind%%:*} pairs=${kind#*:}
-	awk -F, -v k="$k" -v pairs="$pairs" 'BEGIN { np = split(pairs, P, ",")
+	awk -F, -v k="$k" -v pairs="$pairs" -v kinds="$kinds" -v need="scenario qd scheduler pair iops_med iops_min iops_max pos_mean_med pos_mean_min pos_mean_max" "$CSV_AWK"'
+		BEGIN { np = split(pairs, P, ",")
+			nk = split(kinds, K, " "); for (i = 1; i <= nk; i++) { split(K[i], kv, "="); kind[kv[1]] = kv[2] }
 			printf "label"; for (i = 1; i <= np; i++) printf ",%s_pos,%s_pos_min,%s_pos_max", P[i], P[i], P[i]
 			for (i = 1; i <= np; i++) printf ",%s_iops,%s_iops_min,%s_iops_max", P[i], P[i], P[i]; print "" }
-		NR > 1 && $1 ~ ("^qd-" k "-") { s[$1] = "qd" $2 " " $3; pos[$1, $4] = $9 "," $10 "," $11; io[$1, $4] = $6 "," $7 "," $8 }
-		END { for (n in s) { printf "%s", s[n]
+		kind[$C["scenario"]] == k { n = $C["scenario"]; p = $C["pair"]; s[n] = "qd" $C["qd"] " " $C["scheduler"]
+			pos[n, p] = $C["pos_mean_med"] "," $C["pos_mean_min"] "," $C["pos_mean_max"]; io[n, p] = $C["iops_med"] "," $C["iops_min"] "," $C["iops_max"] }
+		END { if (csv_bad) exit 2
+			for (n in s) { printf "%s", s[n]
 				for (i = 1; i <= np; i++) printf ",%s", ((n, P[i]) in pos) ? pos[n, P[i]] : ",,"
 				for (i = 1; i <= np; i++) printf ",%s", ((n, P[i]) in io) ? io[n, P[i]] : ",,"
 				print "" } }' "$sum/qd-pairs.csv" | { read -r h; echo "$h"; sort -t, -k1,1V; } >"$sum/qd-wide-$k.csv"

@@ -10,15 +10,14 @@ sum=$out/summary
 mkdir -p "$sum"
 command -v jq >/dev/null || { echo "summarise: jq missing (vm/lib/install-deps.sh plot)" >&2; exit 2; }
 # the engine's logs, the model's trace and hc-tracejoin's files are read by
-# column name (bench/csv.awk): a missing column fails, naming the file
-CSV_AWK=$(cat "$(dirname "$0")/csv.awk") || exit 2
+# column name (bench/csv.awk, $CSV_AWK): a missing column fails, naming the
+# file; ok_run and stats: bench/lib.sh
+. "$(dirname "$0")/lib.sh" || exit 2
 # which scenarios measure what: OUT/scenarios (bench/scen.sh)
 . "$(dirname "$0")/scen.sh" && scen_init "$out" || exit 2
 rc=0
-# ok_run DIR: bench/run.sh finished that run (OUT/status); a failed run's
-# files are not read (the page lists the failure).  need FILE: a finished
-# run's input is missing or empty: say which, and fail.
-ok_run() { local n r; n=$(basename "$(dirname "$1")") r=${1##*/run}; grep -qx "$n $r ok" "$out/status" 2>/dev/null; }
+# a failed run's files are not read (ok_run; the page lists the failure).
+# need FILE: a finished run's input is missing or empty: say which, and fail.
 need() { [ -s "$1" ] || { echo "summarise: $1 missing or empty" >&2; rc=1; return 1; }; }
 
 # fio's --output mixes the engine's messages with the JSON: split them.
@@ -32,14 +31,6 @@ for raw in "$out"/*/run*/fio.out; do
 	jq -e .jobs "$d/fio.json" >/dev/null 2>&1 ||
 		{ echo "summarise: $d/fio.json is not fio JSON" >&2; rc=1; }
 done
-
-# median, min, max of column 2 grouped by column 1 (input: key,value)
-stats() {
-	sort -t, -k1,1 -k2,2g | awk -F, '
-		function flush() { if (n) printf "%s,%.6g,%.6g,%.6g,%d\n", k,
-			(n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n], n }
-		$1 != k { flush(); k = $1; n = 0 } { v[++n] = $2 } END { flush() }'
-}
 
 # ---- sequential throughput (the scenarios that measure seq): MB/s per job (fio's clock)
 for n in $(scen "$out" seq); do
@@ -135,54 +126,16 @@ for s in $(scen "$out" rand fresh); do
 	done
 done >>"$sum/trace-seek.csv"
 
-# ---- placement: files per block group and hotness (first run)
-for p in $(scen "$out" placement | head -n 1); do
-	d=$out/$p/run1
-	ok_run "$d" && need "$d/placement.csv" || continue
-	f=$d/placement.csv
-	awk -F, -v need="kind hotness ngroups first_group" "$CSV_AWK"'
-		$C["kind"] == "file" && $C["first_group"] != "" { x = $C["first_group"]; c[x "," $C["hotness"]]++; g[x] = 1; ng = $C["ngroups"] }
-		END { if (csv_bad) exit 2; print "group,hot,cold,none"
-			for (x in g) printf "%d,%d,%d,%d\n", x, c[x ",hot"], c[x ",cold"], c[x ",none"]
-			print ng > "/dev/stderr" }' "$f" 2>"$sum/placement-ngroups.txt" >"$sum/placement-hist.tmp" ||
-		{ cat "$sum/placement-ngroups.txt" >&2; rc=1; }
-	sort -t, -k1,1n "$sum/placement-hist.tmp" >"$sum/placement-hist.csv" && rm -f "$sum/placement-hist.tmp"
-	awk -F, -v need="kind hotness third" "$CSV_AWK"'
-		$C["kind"] == "file" { k = $C["hotness"] "," $C["third"]; c[k]++; h[$C["hotness"]]++ }
-		END { if (csv_bad) exit 2; for (k in c) { split(k, a, ","); printf "%s,%s,%d,%.3f\n", a[1], a[2], c[k], c[k] / h[a[1]] } }' \
-		"$f" | sort | { echo "hotness,third,files,frac"; cat; } >"$sum/placement-thirds.csv"
+# ---- the measures with a file of their own (bench/measures.sh): placement, zones
+. "$(dirname "$0")/measures.sh" || exit 2
+for m in $(measures_of "$out"); do
+	measure_load "$m" && "${m}_summarise" "$out" || rc=1
 done
 
-# ---- zones: O_DIRECT read at the start vs the end of the raw disk
-z=$(scen "$out" zones | head -n 1)
-for d in ${z:+"$out/$z"/run*}; do
-	ok_run "$d" && need "$d/zones.csv" && need "$d/trace.csv" || continue
-	r=$(basename "$d")
-	# guest clock (/proc/uptime, 10 ms) and the model's own times (trace)
-	awk -F, -v r="$r" -v need="zone mib seconds" "$CSV_AWK"'
-		$C["seconds"] > 0 { printf "guest,%s,%s,%.2f\n", r, $C["zone"], $C["mib"] * 1048576 / $C["seconds"] / 1e6 }
-		END { if (csv_bad) exit 2 }' "$d/zones.csv" || rc=1
-	sectors=$(grep -m1 '^disk_sectors=' "$d/env.txt" | cut -d= -f2)
-	awk -F, -v r="$r" -v tot="$sectors" -v need="arrival_us end_us lba sectors op" "$CSV_AWK"'
-		$C["op"] == "read" && $C["sectors"] >= 128 {
-		lba = $C["lba"] + 0; z = (lba < 131072) ? "start" : (lba >= tot - 131072 ? "end" : "")
-		if (z == "") next
-		if (!(z in t0) || $C["arrival_us"] < t0[z]) t0[z] = $C["arrival_us"]
-		if ($C["end_us"] > t1[z]) t1[z] = $C["end_us"]
-		b[z] += $C["sectors"] * 512 }
-		END { if (csv_bad) exit 2; for (z in b) if (t1[z] > t0[z]) printf "trace,%s,%s,%.2f\n", r, z, b[z] / (t1[z] - t0[z]) }' "$d/trace.csv" || rc=1
-done >"$sum/zones-runs.csv"
-awk -F, '{ print $1 ":" $3 "," $4 }' "$sum/zones-runs.csv" | stats |
-	awk -F, 'BEGIN { print "clock,zone,mb_s_median,mb_s_min,mb_s_max,runs" } { split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $5 }' \
-	>"$sum/zones.csv"
-
-# the same dd reads as points for the throughput-vs-position figure
-awk -F, '$1 == "trace" { printf "%s,%s\n", ($3 == "start") ? 0.0005 : 0.9995, $4 }' "$sum/zones-runs.csv" |
-	{ echo "pos_frac,mb_s"; cat; } >"$sum/zones-position.csv"
-
 # the model's zone ratio: outermost / innermost sequential rate
-awk -F, 'NR == 2 { o = $3 } NR > 1 { i = $3 } END { if (i > 0) printf "%.3f,%.2f,%.2f\n", o / i, o, i }' \
-	"$sum/hdd-rate.csv" >"$sum/zone-ratio.csv"
+awk -F, -v need="mb_per_s" "$CSV_AWK"'{ if (!n++) o = $C["mb_per_s"]; i = $C["mb_per_s"] }
+	END { if (csv_bad) exit 2; print "zone_ratio,outer_mb_s,inner_mb_s"; if (i > 0) printf "%.3f,%.2f,%.2f\n", o / i, o, i }' \
+	"$sum/hdd-rate.csv" >"$sum/zone-ratio.csv" || rc=1
 # ---- the disk's clock: hc-tracejoin's summary of every run (bench/run.sh
 # joined the model's trace with the engine's seek log), long format
 # scenario,job,metric,median,min,max,runs; a run that joined fewer than 99%

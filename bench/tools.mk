@@ -53,6 +53,6 @@ bench-tools-check: bench-tools
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-tracejoin.sh
 	@$(TOP)/bench/test-csv.sh
 
-CHECK_TARGETS += bench-tools-check
+CHECK_HOST_TARGETS += bench-tools-check
 HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region) and hc-tracejoin (trace x seek log) in build/bench-tools/"
 HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/csv.awk (TAP)"

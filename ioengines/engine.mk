@@ -117,7 +117,8 @@ engine-guest-check: engine-guest-root kernel-patched kernel-stock vm-initramfs
 			"KERNEL_FLAVOUR=$$fl sh /tests/hotcold/engine-guest-check.sh" || rc=1; \
 	done; exit $$rc
 
-CHECK_TARGETS += engine-check preload-check
+CHECK_HOST_TARGETS += engine-check preload-check
+CHECK_GUEST_TARGETS += engine-guest-check
 HELP_LINES += "engine-fio          build fio from Debian's source package into build/fio-src"
 HELP_LINES += "engine              build the hotcold fio engine build/fio-engine/hotcold.so"
 HELP_LINES += "engine-check        host tests of the hotcold engine (mapping, options, non-ext4/no-hint paths)"

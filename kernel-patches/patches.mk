@@ -1,3 +1,3 @@
 # Checks of the series itself, on the host: style and a compile of every
 # file it touches under an allmodconfig-style configuration.
-CHECK_TARGETS += kernel-checkpatch kernel-compile-test
+CHECK_HOST_TARGETS += kernel-checkpatch kernel-compile-test

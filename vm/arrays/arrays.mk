@@ -24,7 +24,7 @@ ARRAYS_BIN  := $(ARRAYS_ROOT)/tests/arrays
 ARRAYS_CFLAGS := -O2 -Wall -Wextra
 ARRAYS_HDRS := $(ARRAYS_SRC)/array-layout.h
 
-.PHONY: arrays-tools arrays-check arrays-bench
+.PHONY: arrays-tools arrays-layout-check arrays-check arrays-bench
 arrays-tools: $(ARRAYS_BIN)/hc-array $(ARRAYS_BIN)/hc-arrayload \
 	$(ARRAYS_BIN)/guest-arrays.sh $(ARRAYS_OUT)/hc-arraytrace \
 	$(ARRAYS_OUT)/test-array-layout
@@ -52,12 +52,18 @@ $(ARRAYS_OUT)/test-array-layout: $(ARRAYS_SRC)/test-array-layout.c $(ARRAYS_HDRS
 	@mkdir -p $(@D)
 	nice gcc $(ARRAYS_CFLAGS) -o $@ $<
 
+# the layout's arithmetic alone, on the host (arrays-check runs it too)
+arrays-layout-check: $(ARRAYS_OUT)/test-array-layout
+	@$(ARRAYS_OUT)/test-array-layout
+
 arrays-check: arrays-tools kernel-patched vm-initramfs hdd
 	@BUILD=$(BUILD) $(ARRAYS_SRC)/arrays-check.sh $(BZIMAGE_PATCHED)
 
 arrays-bench: arrays-tools kernel-patched vm-initramfs hdd
 	BUILD=$(BUILD) $(TOP)/bench/arrays.sh $(TOP)/results/arrays
 
+CHECK_HOST_TARGETS += arrays-layout-check
+CHECK_GUEST_TARGETS += arrays-check
 HELP_LINES += "arrays-tools         the guest's array tools (md RAID0, dm-linear) and hc-arraytrace"
 HELP_LINES += "arrays-check         RAID0 and dm-linear of modelled disks: where hinted data lands per member"
 HELP_LINES += "arrays-bench         bench/arrays.sh: 2 and 4 members, RAID0 and dm-linear (RUNS=3)"

@@ -35,5 +35,5 @@ fstests-check: kernel-patched kernel-stock $(PRELOAD_SO) vm-initramfs fstests-ro
 	@$(FSTESTS_ENV) $(FSTESTS_DIR)/fstests-check.sh $(FSTESTS_OUT)/check
 
 HELP_LINES += "fstests              fstests on ext4 in guests: GROUP=quick KERNEL=patched|stock|both HINT='none hot cold' TESTS='generic/001 ...'"
-CHECK_TARGETS += fstests-check
+CHECK_GUEST_TARGETS += fstests-check
 HELP_LINES += "fstests-check        the short fstests list: patched unhinted and HOTCOLD=hot vs stock (TAP)"

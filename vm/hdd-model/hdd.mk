@@ -120,7 +120,8 @@ hdd-guest-check: kernel-stock kernel-patched vm-initramfs hdd \
 	@$(HDD_SRC)/test-hdd-guest-crash.sh $(BZIMAGE_PATCHED) \
 		$(HDD_CRASH_TOOLS)
 
-CHECK_TARGETS += hdd-check
+CHECK_HOST_TARGETS += hdd-check
+CHECK_GUEST_TARGETS += hdd-guest-check
 HELP_LINES += "hdd         build the nbdkit-hdd-filter (build/hdd/)"
 HELP_LINES += "hdd-check   host tests of the disk model and filter"
 HELP_LINES += "hdd-bench   filter overhead vs plain nbdkit (time-scale=0)"

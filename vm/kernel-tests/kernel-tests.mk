@@ -99,7 +99,8 @@ guest-check-stock: kernel-stock guest-tests vm-initramfs
 	@$(VMRUN) --timeout 2400 --kernel $(BZIMAGE_STOCK) $(GUEST_DISKS) \
 		--initrd-extra $(BUILD)/guest-tests/root -- 'KERNEL_FLAVOUR=stock /tests/guest-check.sh'
 
-CHECK_TARGETS += guest-helpers-check
+CHECK_HOST_TARGETS += guest-helpers-check
+CHECK_GUEST_TARGETS += guest-check-patched guest-check-stock
 HELP_LINES += "guest-tests          build the in-guest O_HOT/O_COLD test suite into build/guest-tests/root"
 HELP_LINES += "guest-helpers-check  host unit tests of the guest test helpers (no VM)"
 HELP_LINES += "guest-check-patched   the kernel tests in a guest on the patched kernel"

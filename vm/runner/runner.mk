@@ -17,5 +17,5 @@ vm-shell: kernel-patched vm-initramfs
 vm-check: kernel-stock vm-initramfs hdd
 	@vm/runner/test-run.sh $(BZIMAGE_STOCK)
 
-CHECK_TARGETS += vm-check
+CHECK_GUEST_TARGETS += vm-check
 HELP_LINES += "vm-check              vm/runner/run's own tests (exit status, timeout, bad input)"

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench/lib.sh - sourced (bash) by the benchmark's host stages: the runners
+# (run.sh, arrays.sh, scaleout.sh), the summarisers and the page writers.
+# The one copy of what they share:
+#
+#   lib_init TAG NAME  TAG heads stage's lines (BENCH, ARRAYS, SCALE), NAME
+#                      die's messages (bench/run.sh); the clock starts
+#   die MSG            "NAME: MSG" on stderr, exit 2 (bad input)
+#   stage MSG          "  TAG     [  12s] MSG" on stdout: seconds since lib_init
+#   guest_failed DIR MSG
+#                      a guest of a stage failed: "NAME: MSG; guest output:
+#                      DIR/guest.out, vm/runner/run: DIR/vmrun.err" and the
+#                      last 5 lines of each, on stderr
+#   ok_run OUT/SCEN/runN
+#                      true when bench/run.sh finished that run (OUT/status
+#                      has "SCEN N ok"); a failed run's files are not read
+#   stats              "key,value" lines in, "key,median,min,max,n" out, a
+#                      line per key, sorted by key (%.6g)
+#   median_table FILE KEYS COLUMN
+#                      FILE's rows grouped by the KEYS columns (space-
+#                      separated names): "KEYS...,COLUMN_median,COLUMN_min,
+#                      COLUMN_max,runs" with its header, on stdout; a
+#                      missing column is named, status 2
+#   mmm MED MIN MAX [NONE]
+#                      the one "median (min-max)" of the pages: "%.2f", or
+#                      "%.2f (%.2f-%.2f)" when MIN != MAX; NONE (default
+#                      empty) when MED is empty
+#   ratio A B          A / B as "%.3f"; "n/a" when A or B is empty or B <= 0
+#   csv_get FILE COLUMN [KEY=VALUE]...
+#                      COLUMN of the first row whose KEY columns have those
+#                      values, by column name (bench/csv.awk); nothing when
+#                      FILE does not exist (a partial run still gets its
+#                      page); a missing column is named, status 2
+#   CSV_AWK            bench/csv.awk's text, for awk programs of one's own
+#   STATS_AWK          the same statistics as awk functions, for programs of
+#                      one's own: stats_sort(a, n) sorts a[1..n] as numbers;
+#                      stats_med(a, n) the median of a sorted a[1..n];
+#                      mmm(med, min, max) the formatter above
+bench_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CSV_AWK=$(cat "$bench_lib_dir/csv.awk") || { echo "bench/lib.sh: $bench_lib_dir/csv.awk missing" >&2; exit 2; }
+STATS_AWK='
+function stats_sort(a, n,	i, j, t) {
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+}
+function stats_med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+function mmm(m, lo, hi) { return (lo == hi) ? sprintf("%.2f", m) : sprintf("%.2f (%.2f-%.2f)", m, lo, hi) }
+'
+bench_tag=BENCH bench_name=$(basename "$0") bench_t0=$(date +%s)
+
+lib_init() {
+	bench_tag=$1 bench_name=$2 bench_t0=$(date +%s)
+}
+die() { echo "$bench_name: $*" >&2; exit 2; }
+stage() { printf '  %-7s [%4ds] %s\n' "$bench_tag" $(($(date +%s) - bench_t0)) "$*"; }
+
+guest_failed() {
+	local d=$1
+	shift
+	echo "$bench_name: $*; guest output: $d/guest.out, vm/runner/run: $d/vmrun.err" >&2
+	tail -n 5 "$d/guest.out" "$d/vmrun.err" 2>/dev/null | sed 's/^/    /' >&2
+}
+
+ok_run() {
+	local d=${1%/} n r
+	n=$(basename "$(dirname "$d")") r=${d##*/run}
+	grep -qx "$n $r ok" "$(dirname "$(dirname "$d")")/status" 2>/dev/null
+}
+
+stats() {
+	sort -t, -k1,1 -k2,2g | awk -F, "$STATS_AWK"'
+		function flush() { if (n) printf "%s,%.6g,%.6g,%.6g,%d\n", k, stats_med(v, n), v[1], v[n], n }
+		$1 != k { flush(); k = $1; n = 0 } { v[++n] = $2 } END { flush() }'
+}
+
+median_table() {
+	local f=$1 keys=$2 v=$3
+	echo "${keys// /,},${v}_median,${v}_min,${v}_max,runs"
+	awk -F, -v need="$keys $v" -v keys="$keys" -v v="$v" "$CSV_AWK"'BEGIN { nk = split(keys, K, " ") }
+		{ k = $C[K[1]]; for (i = 2; i <= nk; i++) k = k "\034" $C[K[i]]; print k "," $C[v] }
+		END { if (csv_bad) exit 2 }' "$f" | stats | tr '\034' ,
+	return "${PIPESTATUS[0]}"
+}
+
+mmm() {
+	[ -n "$1" ] || { printf '%s' "${4:-}"; return 0; }
+	awk -v a="$1" -v b="$2" -v c="$3" "$STATS_AWK"'BEGIN { printf "%s", mmm(a, b, c) }'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+
+csv_get() {
+	local f=$1 want=$2 kv need=$2
+	shift 2
+	for kv in "$@"; do need="$need ${kv%%=*}"; done
+	[ -e "$f" ] || return 0
+	awk -F, -v need="$need" -v want="$want" -v cond="$*" "$CSV_AWK"'
+		BEGIN { nc = split(cond, cs, " ")
+			for (i = 1; i <= nc; i++) { p = index(cs[i], "="); ck[i] = substr(cs[i], 1, p - 1); cv[i] = substr(cs[i], p + 1) } }
+		{ for (i = 1; i <= nc; i++) if ($C[ck[i]] != cv[i]) next
+			print $C[want]; exit }
+		END { if (csv_bad) exit 2 }' "$f"
+}

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of bench/lib.sh, the library the benchmark's stages source:
+# die and stage, ok_run, stats, the one "median (min-max)" formatter, ratio
+# with its empty-value checks, csv_get by column name.
+# Usage: bench/test-lib.sh   (part of make bench-pages-check; KEEP=1 keeps $tmp)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/vm/lib/tap.sh"
+tap_init test-lib
+. "$top/bench/lib.sh"
+
+# stage's seconds count from lib_init (12 s ago here; 13 if a second ticks)
+lib_init ARRAYS bench/arrays.sh
+bench_t0=$(($(date +%s) - 12))
+l=$(stage hello)
+check "stage: the tag, the seconds, the message ($l)" [ "$l" = "  ARRAYS  [  12s] hello" -o "$l" = "  ARRAYS  [  13s] hello" ]
+lib_init BENCH bench/run.sh
+l=$(stage two words)
+check "stage: BENCH lines as bench/run.sh printed them ($l)" [ "$l" = "  BENCH   [   0s] two words" -o "$l" = "  BENCH   [   1s] two words" ]
+( die "RUNS='x': bad" ) 2>"$tmp/die.err"
+rc=$?
+is "die: exit 2" "$rc" 2
+is "die: the message, named" "$(cat "$tmp/die.err")" "bench/run.sh: RUNS='x': bad"
+
+mkdir -p "$tmp/out/s/run1" "$tmp/out/s/run2" "$tmp/out/s-2/run1"
+printf 's 1 ok\ns 2 FAIL status=1\n' >"$tmp/out/status"
+check "ok_run: a run the status file calls ok" ok_run "$tmp/out/s/run1"
+check "ok_run: a failed run is not" bash -c "! { . '$top/bench/lib.sh'; ok_run '$tmp/out/s/run2'; }"
+check "ok_run: a run of another scenario (s-2) is not s's" bash -c "! { . '$top/bench/lib.sh'; ok_run '$tmp/out/s-2/run1'; }"
+
+is "stats: median (even count: the mean of the middle two), min, max, count per key" \
+	"$(printf 'a,3\nb,5\na,1\na,10\na,2\n' | stats)" "$(printf 'a,2.5,1,10,4\nb,5,5,5,1')"
+is "stats: numbers sort as numbers" "$(printf 'k,9\nk,10\nk,100\n' | stats)" "k,10,9,100,3"
+
+printf 'scenario,job,run,v\na,x,1,3\na,x,2,1\nb,x,1,5\na,y,1,2\n' >"$tmp/m.csv"
+is "median_table: grouped by the key columns, with its header" "$(median_table "$tmp/m.csv" "scenario job" v)" \
+	"$(printf 'scenario,job,v_median,v_min,v_max,runs\na,x,2,1,3,2\na,y,2,2,2,1\nb,x,5,5,5,1')"
+median_table "$tmp/m.csv" "scenario nosuch" v >/dev/null 2>"$tmp/mt.err"
+rc=$?
+check "median_table: a missing column is named, status 2 ($rc)" sh -c "[ $rc = 2 ] && grep -q 'm.csv: no column nosuch' '$tmp/mt.err'"
+is "mmm: min = max gives the median alone" "$(mmm 4.256 4.256 4.256)" "4.26"
+is "mmm: median (min-max), %.2f" "$(mmm 2 1 3.456)" "2.00 (1.00-3.46)"
+is "mmm: no median gives the placeholder" "$(mmm "" 1 2 n/a)" "n/a"
+is "mmm: the awk function is the same formatter" "$(awk "$STATS_AWK"'BEGIN { printf "%s", mmm(2, 1, 3.456) }')" "2.00 (1.00-3.46)"
+
+is "ratio: %.3f" "$(ratio 3 2)" "1.500"
+is "ratio: empty numerator" "$(ratio "" 2)" "n/a"
+is "ratio: empty denominator" "$(ratio 3 "")" "n/a"
+is "ratio: zero denominator" "$(ratio 3 0)" "n/a"
+
+cat >"$tmp/t.csv" <<'ROWS'
+scenario,job,metric,median
+seq,hot,service_p50_ms,4.2
+seq,cold,service_p50_ms,9.5
+seq,"a,b",service_p50_ms,1
+randread,hot,service_p50_ms,3.1
+ROWS
+is "csv_get: a column by name, rows picked by name" "$(csv_get "$tmp/t.csv" median scenario=randread job=hot)" "3.1"
+is "csv_get: the first row that matches" "$(csv_get "$tmp/t.csv" job scenario=seq)" "hot"
+is "csv_get: a quoted field with a comma" "$(csv_get "$tmp/t.csv" job median=1)" "a,b"
+is "csv_get: no matching row, nothing" "$(csv_get "$tmp/t.csv" median scenario=nosuch)" ""
+is "csv_get: a missing file, nothing and status 0 (a partial run's page)" "$(csv_get "$tmp/nosuch.csv" median; echo "rc=$?")" "rc=0"
+csv_get "$tmp/t.csv" nosuch scenario=seq >/dev/null 2>"$tmp/col.err"
+rc=$?
+check "csv_get: a missing column is named, status 2 ($rc)" sh -c "[ $rc = 2 ] && grep -q 't.csv: no column nosuch' '$tmp/col.err'"
+csv_get "$tmp/t.csv" median nokey=1 >/dev/null 2>"$tmp/key.err"
+rc=$?
+check "csv_get: a missing key column is named, status 2 ($rc)" sh -c "[ $rc = 2 ] && grep -q 't.csv: no column nokey' '$tmp/key.err'"
+mkdir -p "$tmp/g"
+seq 1 9 | sed 's/^/guest line /' >"$tmp/g/guest.out"
+printf 'vm/runner/run: accel=tcg\nvm/runner/run: timeout\n' >"$tmp/g/vmrun.err"
+guest_failed "$tmp/g" "scenario 's' run 1 failed with status 3" 2>"$tmp/g.err"
+is "guest_failed: the message names both files" "$(head -n 1 "$tmp/g.err")" \
+	"bench/run.sh: scenario 's' run 1 failed with status 3; guest output: $tmp/g/guest.out, vm/runner/run: $tmp/g/vmrun.err"
+check "guest_failed: the last 5 lines of the guest's output and all of vmrun.err, indented" \
+	sh -c "grep -qx '    guest line 5' '$tmp/g.err' && grep -qx '    guest line 9' '$tmp/g.err' && ! grep -q 'guest line 4' '$tmp/g.err' &&
+	grep -qx '    vm/runner/run: timeout' '$tmp/g.err'"
+tap_done

@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host test of the benchmark's page writers, no guest: bench/summarise.sh,
+# bench/plots.sh and bench/results.sh run on a copy of the run tree in
+# bench/fixtures/run-small/ (see its README), then the page's structure and
+# its numbers are checked against values computed here from the fixture's
+# raw files (fio's JSON, hc-tracejoin's summaries, the placement log, the
+# model's curves); then a missing input, a renamed column and a failed run
+# must be named.
+# Usage: bench/test-pages.sh   (make bench-pages-check; KEEP=1 keeps $tmp)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+fixture=${FIXTURE:-$top/bench/fixtures/run-small}
+. "$top/vm/lib/tap.sh"
+tap_init test-pages
+for c in jq gnuplot; do
+	command -v $c >/dev/null || { not_ok "$c missing (vm/lib/install-deps.sh plot)"; tap_done; exit 1; }
+done
+[ -s "$fixture/status" ] || { not_ok "no run tree in $fixture"; tap_done; exit 1; }
+out=$tmp/run page=$tmp/page/RESULTS.md
+cp -a "$fixture" "$out" && mkdir -p "$tmp/page"
+is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+# want_mmm V1 V2 ...: what the page should print, "median (min-max)" of the values, "%.2f" each
+want_mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	if (v[1] == v[NR]) printf "%.2f", m; else printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'; }
+med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.6g", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# fio's MB/s of JOB in each run of SCENARIO (fio.out: messages, then JSON)
+fio_mbs() { for d in "$fixture/$1"/run*; do sed -n '/^{/,$p' "$d/fio.out" |
+	jq -r --arg j "$2" '.jobs[] | select(.jobname == $j) | (.read.bw_bytes + .write.bw_bytes) / 1e6'; done; }
+# a column of hc-tracejoin's summary for JOB in each run of SCENARIO
+join_col() { for d in "$fixture/$1"/run*; do
+	awk -F, -v j="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $1 == j { print $h[c] }' "$d/join-summary.csv"; done; }
+row() { grep -F "$1" "$page" | head -n 1; }
+# in_section HEADING PATTERN: the first row of that section with PATTERN
+in_section() { sed -n "/^## $1/,/^## /p" "$page" | grep -F "$2" | head -n 1; }
+
+t "summarise.sh on the fixture" "$top/bench/summarise.sh" "$out"
+t "plots.sh on the fixture" "$top/bench/plots.sh" "$out"
+for f in placement throughput-position latency-cdf-randread service-cdf-randread seek-latency stock-vs-patched; do
+	t "figure $f.png is a PNG" is_png "$out/figures/$f.png"
+done
+t "results.sh on the fixture" "$top/bench/results.sh" "$out" "$page"
+# a header row: every field a name (a letter or _ first; letters, digits,
+# _ and - after).  summarise.sh's own per-run scratch files, which only it
+# reads, have none yet: listed here until they do.
+scratch=" seq-runs.csv rand-ios.csv rand-fio.csv rand-runs.csv disk-runs.csv "
+t "every summary but summarise.sh's scratch ($scratch) has a header row" bash -c "for f in '$out'/summary/*.csv; do
+	case '$scratch' in *\" \${f##*/} \"*) continue ;; esac
+	head -n 1 \"\$f\" | awk -F, '{ for (i = 1; i <= NF; i++) if (\$i !~ /^[A-Za-z_][A-Za-z0-9_-]*\$/) exit 1 }' || { echo \"\$f: no header\"; exit 1; }
+done"
+
+# the page's sections, in order
+want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Random reads per second on the disk's clock|## Raw disk, start vs end|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
+is "the page's sections, in order" "$(grep '^##* ' "$page" | tr '\n' '|' | sed 's/|$//')" "$want"
+t "not marked partial, nothing missing" sh -c "! grep -q -e PARTIAL -e 'Missing from this page' '$page'"
+t "every link of the page resolves next to it" sh -c "cd '$tmp/page' && grep -o '](\([^)]*\))' RESULTS.md | sed 's/^](//; s/)\$//' |
+	{ ok=1; n=0; while read -r l; do n=\$((n + 1)); [ -f \"\$l\" ] || { echo \"dead link \$l\"; ok=0; }; done; [ \$ok = 1 ] && [ \$n -ge 10 ]; }"
+t "the environment names both kernels and the profile" sh -c "grep -qx -- '- guest kernel (patched): 6.1.192-hotcold, knows O_HOT/O_COLD: yes, accel: tcg' '$page' &&
+	grep -qx -- '- guest kernel (stock): 6.1.192, knows O_HOT/O_COLD: no, accel: tcg' '$page' && grep -q '^- drive profile: desktop7200 ' '$page'"
+
+# numbers: fio's MB/s, median (min-max) of the two runs
+for s in seq seq-stock; do
+	for j in hot-read cold-read none-write; do
+		# shellcheck disable=SC2046
+		is "$s $j: fio's MB/s, median (min-max)" "$(row "| $s | $j |")" "| $s | $j | $(want_mmm $(fio_mbs $s $j)) | 2 |"
+	done
+done
+h=$(med $(fio_mbs seq hot-read)) c=$(med $(fio_mbs seq cold-read))
+r=$(awk -v a="$h" -v b="$c" 'BEGIN { printf "%.3f", a / b }')
+t "headline: seq hot-read / cold-read = $r (fio's medians; headline= in the scenario table)" grep -qF -- "- sequential O_DIRECT read, hot-read / cold-read (seq): **$r**" "$page"
+zo=$(awk -F, 'NR == 2 { print $3 }' "$fixture/summary/hdd-rate.csv") zi=$(awk -F, 'END { print $3 }' "$fixture/summary/hdd-rate.csv")
+zr=$(awk -v a="$zo" -v b="$zi" 'BEGIN { printf "%.3f", a / b }')
+t "headline: the model's zone ratio $zr ($zo / $zi MB/s, hdd-rate.csv)" grep -qF -- "- drive model's zone ratio (outermost / innermost sequential rate): **$zr** ($zo / $zi MB/s)" "$page"
+# the raw disk's start / end on the model's clock: bytes over the span of
+# each run's trace rows at either end, median of the runs
+zrate() { for d in "$fixture/zones"/run*; do awk -F, -v z="$1" 'NR > 1 && $6 == "read" && ((z == "start") == ($4 < 131072)) {
+	if (t0 == "" || $1 < t0) t0 = $1; if ($3 > t1) t1 = $3; b += $5 * 512 } END { printf "%.2f\n", b / (t1 - t0) }' "$d/trace.csv"; done; }
+zs=$(med $(zrate start)) ze=$(med $(zrate end))
+t "headline: the raw disk's start / end from the model's trace ($zs / $ze MB/s)" grep -qF -- "- raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(awk -v a="$zs" -v b="$ze" 'BEGIN { printf "%.3f", a / b }')** ($zs / $ze MB/s" "$page"
+# the disk's clock: hc-tracejoin's service p50 and p99, median (min-max)
+for s in randread randread-stock; do
+	for j in hot none; do
+		is "$s $j: service p50 and p99 on the disk's clock" "$(in_section "Random 4 KiB reads" "| $s | $j |" | cut -d'|' -f4-5)" \
+			" $(want_mmm $(join_col $s $j service_p50_ms)) | $(want_mmm $(join_col $s $j service_p99_ms)) "
+	done
+done
+# iops (bench/measure-iops.sh): matched reads over first arrival to last end
+for s in randread; do
+	for j in hot none; do
+		v=$(for d in "$fixture/$s"/run*; do awk -F, -v j="$j" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+			$1 == j { printf "%.2f\n", $h["matched"] / (($h["last_end_us"] - $h["first_arrival_us"]) / 1e6) }' "$d/join-summary.csv"; done)
+		is "$s $j: reads per second on the disk's clock, median (min-max)" \
+			"$(in_section "Random reads per second" "| $s | $j |")" "| $s | $j | $(want_mmm $v) | 2 |"
+	done
+done
+dh=$(med $(join_col randread hot service_p50_ms)) dn=$(med $(join_col randread none service_p50_ms))
+dr=$(printf '%.2f / %.2f ms' "$dh" "$dn")
+t "headline: random reads, hot / none service p50 $dr" grep -qF "hot / none (randread), median service time at the disk (model's trace): **$dr** (ratio $(awk -v a="$dh" -v b="$dn" 'BEGIN { printf "%.3f", a / b }'))" "$page"
+# placement: files per hint and third in run 1's placement log
+for h in hot cold none; do
+	pl=$(awk -F, -v h="$h" '$1 == "file" && $4 == h { c[$24]++ } END { for (t in c) printf "%s %d\n", t, c[t] }' "$fixture/placement/run1/placement.csv")
+	th=${pl% *} k=${pl#* }
+	is "placement: $h files in the $th third" "$(row "| $h | $th |")" "| $h | $th | $k | 1.000 |"
+done
+# stock vs patched: the same medians side by side
+is "stock vs patched: seq cold-read" "$(row "| seq read MB/s | cold-read |")" \
+	"| seq read MB/s | cold-read | $(med $(fio_mbs seq cold-read) | xargs printf '%.2f') | $(med $(fio_mbs seq-stock cold-read) | xargs printf '%.2f') |"
+# create()+unlink(): patched / stock of the fixture's rates
+rate() { awk -F, -v m="$2" '$1 == m { print $4 }' "$fixture/create-unlink-$1.csv"; }
+for m in none hot cold; do
+	is "create+unlink $m: rates and ratios" "$(row "| $m | $(rate patched $m) |")" \
+		"| $m | $(rate patched $m) | $(rate stock $m) | $(awk -v a="$(rate patched $m)" -v b="$(rate stock $m)" 'BEGIN { printf "%.3f", a / b }') | $(awk -v a="$(rate patched $m)" -v b="$(rate patched none)" 'BEGIN { printf "%.3f", a / b }') |"
+done
+t "the validation table from hdd-validate" grep -q '^| cheetah9lp | average_seek |' "$page"
+
+# A finished run whose input is missing or malformed: the stage names the
+# file (or the column) and fails; the page says what it lacks.
+cp -a "$fixture" "$tmp/lost" && rm -f "$tmp/lost/randread/run1/seek.csv"
+"$top/bench/summarise.sh" "$tmp/lost" >/dev/null 2>"$tmp/lost.err"
+rc=$?
+t "missing seek log: summarise fails ($rc), naming the file" sh -c "[ $rc != 0 ] && grep -q 'randread/run1/seek.csv missing' '$tmp/lost.err'"
+cp -a "$fixture" "$tmp/col" && sed -i '1s/lat_ns/latency/' "$tmp/col/randread/run1/seek.csv"
+"$top/bench/summarise.sh" "$tmp/col" >/dev/null 2>"$tmp/col.err"
+rc=$?
+t "renamed column: summarise fails ($rc), naming file and column" sh -c "[ $rc != 0 ] && grep -q 'seek.csv: no column lat_ns' '$tmp/col.err'"
+rm -f "$tmp/col/summary/rand.csv"
+"$top/bench/results.sh" "$tmp/col" "$tmp/col/RESULTS.md" >/dev/null 2>"$tmp/col-page.err"
+rc=$?
+t "a finished scenario without rows: results fails ($rc) and the page says so" sh -c "[ $rc != 0 ] &&
+	grep -q 'summary/rand.csv: nothing for scenario randread' '$tmp/col-page.err' && grep -q 'Missing from this page' '$tmp/col/RESULTS.md'"
+# the same for a measure with a file of its own (bench/measure-zones.sh)
+cp -a "$fixture" "$tmp/zl" && rm -f "$tmp/zl"/zones/run*/zones.csv
+"$top/bench/summarise.sh" "$tmp/zl" >/dev/null 2>"$tmp/zl.err"
+rc=$?
+t "a measure's missing input: summarise fails ($rc), naming the file" sh -c "[ $rc != 0 ] && grep -q 'zones/run1/zones.csv missing' '$tmp/zl.err'"
+"$top/bench/results.sh" "$tmp/zl" "$tmp/zl/RESULTS.md" >/dev/null 2>"$tmp/zl-page.err"
+rc=$?
+t "a measure's summary without rows: results fails ($rc) and the page says so" sh -c "[ $rc != 0 ] &&
+	grep -q 'summary/zones.csv: nothing for scenario zones (zones), which finished' '$tmp/zl-page.err' &&
+	grep -q 'Missing from this page' '$tmp/zl/RESULTS.md' && ! grep -q '^## Raw disk' '$tmp/zl/RESULTS.md'"
+# A failed run: left out of the summaries, the page marked partial
+cp -a "$fixture" "$tmp/part" && sed -i 's/^seq 2 ok$/seq 2 FAIL status=1/' "$tmp/part/status" && echo partial=1 >>"$tmp/part/run-env.txt"
+"$top/bench/summarise.sh" "$tmp/part" >/dev/null 2>&1 && "$top/bench/results.sh" "$tmp/part" "$tmp/part/RESULTS.md" >/dev/null 2>&1
+t "a failed run: the page is marked partial and names it" sh -c "grep -q PARTIAL '$tmp/part/RESULTS.md' && grep -qx -- '- seq 2 FAIL status=1' '$tmp/part/RESULTS.md'"
+is "a failed run: its numbers are left out (seq hot-read from run 1 alone)" "$(grep -F '| seq | hot-read |' "$tmp/part/RESULTS.md")" \
+	"| seq | hot-read | $(fio_mbs seq hot-read | head -n 1 | xargs printf '%.2f') | 1 |"
+[ $failed = 0 ] || { echo "test-pages: details in the log below" >&2; tail -n 30 "$tmp/log" >&2; }
+tap_done
