@@ -28,9 +28,13 @@ $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/i
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
 
-$(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(TOP)/ioengines/hotcold-fiemap.h $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+# the move machinery (bench/moveext.c) is shared by hc-move, hc-track and hc-where
+BTOOLS_MOVEEXT := $(TOP)/bench/moveext.c $(TOP)/bench/moveext.h $(TOP)/ioengines/hotcold-fiemap.h \
+	$(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+
+$(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
 
 $(BTOOLS_OUT)/hc-mark: $(TOP)/bench/mark.c
 	@mkdir -p $(@D)
