@@ -13,6 +13,14 @@
 # hc-move moves a file's data into the hot or cold region online
 # (EXT4_IOC_MOVE_EXT; bench/move.c); its tests run in the guest
 # (vm/kernel-tests/guest-check.sh).
+# hc-track watches a mounted ext4's reads with fanotify and moves the files
+# read most into the hot region with hc-move's machinery (bench/track.c;
+# bench/moveext.c is the part hc-move, hc-track and hc-where share);
+# hc-where prints where files are, by thirds (bench/where.c).
+#   make track-tools        their guest root $(BUILD)/track-check/root
+#   make track-check        hc-track's tests: bad options on the host, then
+#                           a guest on the patched kernel (bench/track-check.sh,
+#                           bench/guest-track.sh) (TAP)
 #
 # The create()+unlink() benchmark (bench/create_bench.c, run in the guest
 # by bench/guest-bench.sh, driven by bench/kernel-bench.sh) is built into
@@ -22,7 +30,8 @@ BTOOLS_OUT := $(BUILD)/bench-tools
 BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
 
 .PHONY: bench-tools bench-tools-check
-bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark
+bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark \
+	$(BTOOLS_OUT)/hc-track $(BTOOLS_OUT)/hc-where
 
 $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
@@ -33,6 +42,14 @@ BTOOLS_MOVEEXT := $(TOP)/bench/moveext.c $(TOP)/bench/moveext.h $(TOP)/ioengines
 	$(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 
 $(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(BTOOLS_MOVEEXT)
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+
+$(BTOOLS_OUT)/hc-track: $(TOP)/bench/track.c $(BTOOLS_MOVEEXT)
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+
+$(BTOOLS_OUT)/hc-where: $(TOP)/bench/where.c $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
 
@@ -60,3 +77,26 @@ bench-tools-check: bench-tools
 CHECK_TARGETS += bench-tools-check
 HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region) and hc-tracejoin (trace x seek log) in build/bench-tools/"
 HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/csv.awk (TAP)"
+
+# hc-track's tests: a guest root with hc-track, hc-where and the script
+TRACK_ROOT := $(BUILD)/track-check/root/tests/track
+.PHONY: track-tools track-check
+track-tools: $(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where $(TRACK_ROOT)/guest-track.sh $(TRACK_ROOT)/tap.sh
+
+$(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where: $(TRACK_ROOT)/%: $(BTOOLS_OUT)/%
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(TRACK_ROOT)/guest-track.sh: $(TOP)/bench/guest-track.sh
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(TRACK_ROOT)/tap.sh: $(TOP)/vm/lib/tap.sh
+	@mkdir -p $(@D)
+	install -m 0644 $< $@
+
+track-check: track-tools kernel-patched vm-initramfs
+	@BUILD=$(BUILD) $(TOP)/bench/track-check.sh $(BZIMAGE_PATCHED)
+
+CHECK_TARGETS += track-check
+HELP_LINES += "track-check  hc-track's tests: a skewed read pattern in a guest, the most-read files moved hot (TAP)"
