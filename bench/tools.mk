@@ -95,8 +95,8 @@ $(TRACK_ROOT)/tap.sh: $(TOP)/vm/lib/tap.sh
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
 
-track-check: track-tools kernel-patched vm-initramfs
-	@BUILD=$(BUILD) $(TOP)/bench/track-check.sh $(BZIMAGE_PATCHED)
+track-check: track-tools kernel-patched vm-initramfs $(FIO_BIN) $(ENGINE_SO)
+	@BUILD=$(BUILD) FIO_BIN=$(FIO_BIN) ENGINE_SO=$(ENGINE_SO) $(TOP)/bench/track-check.sh $(BZIMAGE_PATCHED)
 
 CHECK_TARGETS += track-check
 HELP_LINES += "track-check  hc-track's tests: a skewed read pattern in a guest, the most-read files moved hot (TAP)"

@@ -38,6 +38,25 @@ host_bad "--duration 1h" "--duration '1h'" --top 1 --duration 1h /nonexistent
 host_bad "a MOUNT that does not exist" "MOUNT '/nonexistent'" --top 1 /nonexistent
 host_bad "two MOUNTs" "extra argument '/b'" --top 1 /a /b
 
+# ---- bench/zipf.fio, the workload for the tracker, parses with the
+# project's fio and engine (and a broken copy does not)
+fio=${FIO_BIN:-$build/fio-src/tree/fio}
+eng=${ENGINE_SO:-$build/fio-engine/hotcold.so}
+if [ -x "$fio" ] && [ -r "$eng" ]; then
+	zenv() { (. "$top/bench/job-env.sh"; HOTCOLD_ENGINE=$eng HOTCOLD_LOGDIR=$tmp HOTCOLD_MNT=$tmp "$@"); }
+	zenv "$fio" --parse-only "$top/bench/zipf.fio" >"$tmp/zipf.out" 2>&1
+	check "bench/zipf.fio parses (fio --parse-only, the hotcold engine)" [ $? = 0 ]
+	sed 's/^file_service_type=zipf:/file_service_type=zipfx:/' "$top/bench/zipf.fio" >"$tmp/zipf-bad.fio"
+	zenv "$fio" --parse-only "$tmp/zipf-bad.fio" >"$tmp/zipf-bad.out" 2>&1
+	st=$?
+	[ $st != 0 ] && grep -q 'file_service_type' "$tmp/zipf-bad.out"
+	check "a broken copy of bench/zipf.fio does not parse (exit $st)" [ $? = 0 ]
+	grep -q '^mode=sync$' "$top/bench/zipf.fio" && ! grep -Eq '^(ioengine=libaio|mode=libaio|ioengine=mmap)' "$top/bench/zipf.fio"
+	check "bench/zipf.fio reads with pread (mode=sync), a path fanotify reports" [ $? = 0 ]
+else
+	not_ok "setup: fio ($fio) or the engine ($eng) missing (make engine-fio engine)"
+fi
+
 # ---- the guest
 VM_QUIET=1 "$top/vm/runner/run" --kernel "$kernel" --timeout 900 --disk 1G \
 	--initrd-extra "$root" -- 'sh /tests/track/guest-track.sh /dev/vda' >"$tmp/guest.out" 2>&1
