@@ -1,7 +1,8 @@
 # bench/tools.mk - the benchmark's own C tools (included by the top Makefile).
 #
-#   make bench-tools        $(BUILD)/bench-tools/hc-age, hc-move, hc-mark (static,
-#                           they run in the guest) and hc-tracejoin (host)
+#   make bench-tools        $(BUILD)/bench-tools/hc-age, hc-move, hc-mark, hc-track,
+#                           hc-where (static, they run in the guest) and
+#                           hc-tracejoin (host)
 #   make bench-tools-check  host tests of hc-age and hc-tracejoin, and of
 #                           bench/csv.awk (TAP); no VM, no mounting
 #
@@ -75,7 +76,7 @@ bench-tools-check: bench-tools
 	@$(TOP)/bench/test-csv.sh
 
 CHECK_TARGETS += bench-tools-check
-HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region) and hc-tracejoin (trace x seek log) in build/bench-tools/"
+HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region), hc-track (moves the files read most), hc-where and hc-tracejoin (trace x seek log) in build/bench-tools/"
 HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/csv.awk (TAP)"
 
 # hc-track's tests: a guest root with hc-track, hc-where and the script
