@@ -14,11 +14,12 @@
 #   phase B: f01-f04 read 8 times a round (f00 no longer), the rest as in A.
 # hc-track --top 4 --budget 3M (the four phase-A files are 4.5 MiB: they
 # cannot all move in one interval) --half-life 1 (f00 cools within a few
-# intervals of phase B) --demote none.  Then, from FIEMAP (hc-where) and
-# hc-track's log: f01-f04 in the hot third, f00 moved back out of it,
-# f05-f19 never moved and still outside it, every file's inode number and
-# SHA-256 unchanged, no interval over the budget, the budget deferring a
-# move; a SIGTERM stops hc-track cleanly; bad options are refused with
+# intervals of phase B) --demote none --scan; g00, put in the hot region
+# with hc-move before and never read, stands for a wrong hot hint.  Then,
+# from FIEMAP (hc-where) and hc-track's log: f01-f04 in the hot third, f00
+# moved back out of it, g00 moved out of it, f05-f19 never moved and still
+# outside it, every file's inode number and SHA-256 unchanged, no
+# interval over the budget, the budget deferring a move; a SIGTERM stops hc-track cleanly; bad options are refused with
 # their names; e2fsck -fn is clean.  TAP on stdout ("guest: " prefix).
 set -u
 T=$(cd "$(dirname "$0")" && pwd)
@@ -96,10 +97,14 @@ for kb in $SIZES; do
 	dd if=/dev/urandom of=$D/$f bs=1k count=$kb 2>/dev/null
 	i=$((i + 1))
 done
+# g00: put in the hot region before hc-track starts (hc-move hot, as a
+# file created with O_HOT would be) and never read: --scan finds it there
+# and hc-track moves it out, a hot hint corrected by observation
+dd if=/dev/urandom of=$D/g00 bs=1k count=512 2>/dev/null
 sync
 NAMES=$(i=0; while [ $i -lt 20 ]; do printf 'f%02d ' $i; i=$((i + 1)); done)
 : >/tmp/before.txt
-for f in $NAMES; do
+for f in $NAMES g00; do
 	echo "$f $(stat -c %i $D/$f) $(sum_of $D/$f)" >>/tmp/before.txt
 done
 grep -q ' none$' /tmp/before.txt && not_ok "setup: sha256sum of the test files"
@@ -109,6 +114,11 @@ nrows=$(awk 'END { print NR - 1 }' /tmp/where0.csv)
 [ "$nrows" = 20 ] && [ -z "$inhot" ] &&
 	ok "20 unhinted files written, none in the hot third (region_reserve=1)" ||
 	not_ok "setup: 20 files outside the hot third: $nrows mapped, in it: $inhot $(cat /tmp/where0.err)"
+
+"$T/hc-move" --quiet hot $D/g00 >/tmp/g00.csv 2>&1
+g0=$("$T/hc-where" $D/g00 | awk -F, 'NR == 2 { print $4 }')
+ge "$g0" 0.99 && ok "g00 moved into the hot third before hc-track starts ($g0)" ||
+	not_ok "setup: hc-move hot g00: hot third $g0: $(cat /tmp/g00.csv)"
 
 # ---- hc-track while a skewed reader runs
 readf() { dd if="$D/$1" of=/dev/null bs=64k 2>/dev/null; }
@@ -125,7 +135,7 @@ phase() { # END-UPTIME HOT-FILES...
 }
 r=0
 "$T/hc-track" --top 4 --budget 3M --interval 2 --half-life 1 --min-reads 5 \
-	--duration 32 --log /tmp/track.csv $M 2>/tmp/track.err &
+	--duration 32 --scan $D --log /tmp/track.csv $M 2>/tmp/track.err &
 tracker=$!
 sleep 1
 t0=$(up)
@@ -165,17 +175,23 @@ for f in f05 f06 f07 f08 f09 f10 f11 f12 f13 f14 f15 f16 f17 f18 f19; do
 done
 [ -z "$bad" ] && ok "read rarely or never: f05-f19 not moved, none of them in the hot third" ||
 	not_ok "read rarely or never: moved or in the hot third:$bad"
+fa=$(col /tmp/where1.csv file g00 first)
+[ "$fa" = "" ] && fa=$("$T/hc-where" $D/g00 | awk -F, 'NR == 2 { print $4 }')
+dem=$(awk -F, -v f="$D/g00" '$3 == f && $8 == "none" && $10 == "moved"' /tmp/track.csv | wc -l)
+[ "$dem" -ge 1 ] && [ -n "$fa" ] && ! ge "$fa" 0.01 &&
+	ok "--scan: g00, in the hot third and never read, moved out of it (FIEMAP: $fa)" ||
+	not_ok "--scan: g00: $dem moves to none, hot third now '$fa'"
 bad=
 while read -r f ino sum; do
 	[ "$(stat -c %i $D/$f)" = "$ino" ] && [ "$sum" != none ] && [ "$(sum_of $D/$f)" = "$sum" ] ||
 		bad="$bad $f"
 done </tmp/before.txt
-[ -z "$bad" ] && ok "all 20 files: same inode number and SHA-256 as before" ||
+[ -z "$bad" ] && ok "all 21 files: same inode number and SHA-256 as before" ||
 	not_ok "inode number or contents changed:$bad"
 over=$(awk -F, -v b=$BUDGET 'NR > 1 && $10 == "moved" { s[$2] += $9 }
 	END { for (i in s) if (s[i] > b) printf "interval %s: %d bytes; ", i, s[i] }' /tmp/track.csv)
 nmoved=$(awk -F, 'NR > 1 && $10 == "moved"' /tmp/track.csv | wc -l)
-[ -z "$over" ] && [ "$nmoved" -ge 6 ] &&
+[ -z "$over" ] && [ "$nmoved" -ge 7 ] &&
 	ok "budget: $nmoved moves, no interval moved more than 3 MiB" ||
 	not_ok "budget: $nmoved moves; over budget: $over"
 ndef=$(awk -F, 'NR > 1 && $10 == "deferred" && $8 == "hot"' /tmp/track.csv | wc -l)

@@ -82,9 +82,10 @@ HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/c
 # hc-track's tests: a guest root with hc-track, hc-where and the script
 TRACK_ROOT := $(BUILD)/track-check/root/tests/track
 .PHONY: track-tools track-check
-track-tools: $(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where $(TRACK_ROOT)/guest-track.sh $(TRACK_ROOT)/tap.sh
+track-tools: $(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where $(TRACK_ROOT)/hc-move \
+	$(TRACK_ROOT)/guest-track.sh $(TRACK_ROOT)/tap.sh
 
-$(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where: $(TRACK_ROOT)/%: $(BTOOLS_OUT)/%
+$(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where $(TRACK_ROOT)/hc-move: $(TRACK_ROOT)/%: $(BTOOLS_OUT)/%
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
