@@ -3,8 +3,9 @@
 #   make bench-tools        $(BUILD)/bench-tools/hc-age, hc-move, hc-mark, hc-track,
 #                           hc-where (static, they run in the guest) and
 #                           hc-tracejoin (host)
-#   make bench-tools-check  host tests of hc-age and hc-tracejoin, and of
-#                           bench/csv.awk (TAP); no VM, no mounting
+#   make bench-tools-check  host tests of hc-age, hc-tracejoin, hc-track's
+#                           policy (bench/test-track.c) and bench/csv.awk
+#                           (TAP); no VM, no mounting
 #
 # hc-age ages an ext4 filesystem to a target fullness (bench/age.c);
 # hc-tracejoin joins the disk model's trace with the engine's seek log,
@@ -70,14 +71,20 @@ $(GUEST_BIN)/create_bench: $(TOP)/bench/create_bench.c $(GUEST_HDRS) | $(GUEST_B
 $(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
 
-bench-tools-check: bench-tools
+# hc-track's policy on the host: track.c with a stub move (bench/test-track.c)
+$(BTOOLS_OUT)/test-track: $(TOP)/bench/test-track.c $(TOP)/bench/track.c $(TOP)/vm/lib/tap.h $(BTOOLS_MOVEEXT)
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/ioengines -I$(TOP)/bench -I$(TOP)/vm/lib -o $@ $< -lm
+
+bench-tools-check: bench-tools $(BTOOLS_OUT)/test-track
+	@$(BTOOLS_OUT)/test-track
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-age.sh
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-tracejoin.sh
 	@$(TOP)/bench/test-csv.sh
 
 CHECK_TARGETS += bench-tools-check
 HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region), hc-track (moves the files read most), hc-where and hc-tracejoin (trace x seek log) in build/bench-tools/"
-HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/csv.awk (TAP)"
+HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin, hc-track's policy and bench/csv.awk (TAP)"
 
 # hc-track's tests: a guest root with hc-track, hc-where and the script
 TRACK_ROOT := $(BUILD)/track-check/root/tests/track
