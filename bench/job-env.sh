@@ -13,3 +13,7 @@ fi
 : "${BENCH_QD:=1}"
 export BENCH_SIZE BENCH_IO BENCH_NRFILES BENCH_QD
 export BENCH_PLSIZE=$((BENCH_NRFILES * 256))k
+# bench/zipf.fio (issue 26): a Zipf popularity over a few hundred files
+: "${ZIPF_NRFILES:=300}" "${ZIPF_SIZE:=64k-8m}" "${ZIPF_THETA:=1.1}" "${ZIPF_SEED:=1}"
+: "${ZIPF_RUNTIME:=1800}" "${ZIPF_WINDOW_MS:=10000}"
+export ZIPF_NRFILES ZIPF_SIZE ZIPF_THETA ZIPF_SEED ZIPF_RUNTIME ZIPF_WINDOW_MS

@@ -44,7 +44,7 @@
  *	  first_before,middle_before,last_before,first_after,middle_after,
  *	  last_after
  *	A FILE holding a comma or a quote is quoted as RFC 4180 says.
-	first/middle/last: the fraction of the file's bytes in each third of
+ *	first/middle/last: the fraction of the file's bytes in each third of
  *	the disk before and after; outcome: moved, dry_run, already (at least
  *	--min-frac already in the region: nothing done), misplaced (the donor
  *	was not placed in the region; nothing done), or error.
@@ -60,42 +60,15 @@
  *	could not be, 2 on bad usage.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/vfs.h>
-#include <linux/fiemap.h>
-#include <linux/fs.h>
 
-#include "hotcold-flags.h"
-#include "hotcold-fiemap.h"
+#include "moveext.h"
 
-/* fs/ext4/ext4.h; not in the uapi headers of 6.1 */
-struct move_extent {
-	uint32_t reserved;
-	uint32_t donor_fd;
-	uint64_t orig_start;
-	uint64_t donor_start;
-	uint64_t len;
-	uint64_t moved_len;
-};
-#define EXT4_IOC_MOVE_EXT	_IOWR('f', 15, struct move_extent)
-
-#define CHUNK_BYTES	(64ULL << 20)
-
-enum target { T_HOT, T_COLD, T_NONE };
-static const char *const target_name[] = { "hot", "cold", "none" };
-
-static double min_frac = 0.9;
-static int dry_run, quiet;
+static struct hc_move_opts mopts = { .min_frac = 0.9 };
 
 static void usage(FILE *f)
 {
@@ -104,96 +77,6 @@ static void usage(FILE *f)
 		"       hc-move [options] --rank LIST --top N [--demote] hot\n"
 		"Moves each FILE's data into ext4's hot or cold region (EXT4_IOC_MOVE_EXT);\n"
 		"the inode, name and contents stay.  See the header of bench/move.c.\n");
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* the superblock of the ext4 @fd is on (/sys/dev/block/M:m/uevent) */
-static int read_sb(int fd, const char *path, struct hc_sb *sb)
-{
-	unsigned char buf[HC_SB_SIZE];
-	char sys[64], line[256], dev[300] = "";
-	const char *why = NULL;
-	struct statfs sfs;
-	struct stat st;
-	FILE *fp;
-	int dfd;
-
-	if (fstatfs(fd, &sfs) || fstat(fd, &st)) {
-		fprintf(stderr, "hc-move: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (sfs.f_type != HC_EXT4_SUPER_MAGIC) {
-		fprintf(stderr, "hc-move: %s: not on ext4 (statfs magic 0x%lx)\n",
-			path, (unsigned long)sfs.f_type);
-		return -1;
-	}
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/uevent",
-		 major(st.st_dev), minor(st.st_dev));
-	fp = fopen(sys, "r");
-	while (fp && fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "DEVNAME=", 8)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(dev, sizeof(dev), "/dev/%s", line + 8);
-		}
-	if (fp)
-		fclose(fp);
-	if (!dev[0]) {
-		fprintf(stderr, "hc-move: %s: no block device in %s\n", path, sys);
-		return -1;
-	}
-	dfd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (dfd < 0 || pread(dfd, buf, sizeof(buf), HC_SB_OFFSET) != sizeof(buf)) {
-		fprintf(stderr, "hc-move: %s: reading the superblock of %s: %s\n",
-			path, dev, dfd < 0 ? strerror(errno) : "short read");
-		if (dfd >= 0)
-			close(dfd);
-		return -1;
-	}
-	close(dfd);
-	if (hc_parse_sb(buf, sb, &why)) {
-		fprintf(stderr, "hc-move: %s: %s: %s\n", path, dev, why);
-		return -1;
-	}
-	return 0;
-}
-
-/* bytes of @fd in each third of the disk (FIEMAP, after a sync) */
-static int thirds(int fd, const struct hc_sb *sb, uint64_t bytes[3])
-{
-	struct hc_extent *e;
-	size_t n, i;
-	int err = hc_fiemap(fd, &e, &n);
-
-	bytes[0] = bytes[1] = bytes[2] = 0;
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		if (e[i].mapped)
-			hc_range_thirds(sb, e[i].physical, e[i].length, bytes);
-	free(e);
-	return 0;
-}
-
-static double frac(const uint64_t b[3], int i)
-{
-	uint64_t t = b[0] + b[1] + b[2];
-
-	return t ? (double)b[i] / t : 0;
-}
-
-/* the third a target fills: 0 first, 2 last, -1 none */
-static int target_third(enum target t)
-{
-	return t == T_HOT ? 0 : t == T_COLD ? 2 : -1;
 }
 
 /* a CSV field: quoted (RFC 4180) when it holds a comma, a quote or a newline */
@@ -212,161 +95,20 @@ static void csv_field(const char *s)
 	putchar('"');
 }
 
-static void row(const char *path, const struct stat *st, enum target t,
-		const char *outcome, uint64_t moved, double secs,
-		const uint64_t before[3], const uint64_t after[3])
+/* 0 moved or nothing to do, 1 not moved; one CSV row */
+static int move_one(const char *path, enum hc_target t)
 {
+	struct hc_move_result r;
+	int ret = hc_move_file(path, t, &mopts, &r);
+
 	csv_field(path);
 	printf(",%llu,%llu,%s,%s,%llu,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
-	       (unsigned long long)st->st_ino,
-	       (unsigned long long)st->st_size, target_name[t], outcome,
-	       (unsigned long long)moved, secs,
-	       frac(before, 0), frac(before, 1), frac(before, 2),
-	       frac(after, 0), frac(after, 1), frac(after, 2));
+	       (unsigned long long)r.st.st_ino,
+	       (unsigned long long)r.st.st_size, hc_target_name[t], r.outcome,
+	       (unsigned long long)r.moved, r.seconds,
+	       hc_frac(r.before, 0), hc_frac(r.before, 1), hc_frac(r.before, 2),
+	       hc_frac(r.after, 0), hc_frac(r.after, 1), hc_frac(r.after, 2));
 	fflush(stdout);
-}
-
-/* a donor next to @path, created with the hint and unlinked; -1 on error */
-static int make_donor(const char *path, enum target t)
-{
-	char dir[PATH_MAX], name[PATH_MAX + 32];
-	const char *slash = strrchr(path, '/');
-	int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fd, i;
-
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + 1), path);
-	else
-		dir[0] = '\0';
-	if (t == T_HOT)
-		flags |= O_HOT;
-	else if (t == T_COLD)
-		flags |= O_COLD;
-	for (i = 0; i < 100; i++) {
-		snprintf(name, sizeof(name), "%s.hc-move.%d.%d", dir,
-			 (int)getpid(), i);
-		fd = open(name, flags, 0600);
-		if (fd >= 0) {
-			unlink(name);
-			return fd;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	fprintf(stderr, "hc-move: %s: creating the donor %s: %s%s\n", path,
-		name, strerror(errno),
-		errno == EINVAL && t != T_NONE ?
-		" (does this kernel know O_HOT/O_COLD?)" : "");
-	return -1;
-}
-
-/* 0 moved or nothing to do, 1 not moved */
-static int move_one(const char *path, enum target t)
-{
-	uint64_t before[3] = { 0 }, after[3] = { 0 }, donor[3], moved = 0;
-	const uint64_t zero[3] = { 0 };
-	int fd = -1, dfd = -1, want = target_third(t), ret = 1;
-	struct hc_sb sb;
-	struct stat st;
-	double t0 = now_s();
-
-	memset(&st, 0, sizeof(st));
-	if (stat(path, &st)) {
-		fprintf(stderr, "hc-move: %s: %s\n", path, strerror(errno));
-		goto err;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "hc-move: %s: not a regular file\n", path);
-		goto err;
-	}
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "hc-move: %s: %s\n", path, strerror(errno));
-		goto err;
-	}
-	if (read_sb(fd, path, &sb))
-		goto err;
-	if (thirds(fd, &sb, before)) {
-		fprintf(stderr, "hc-move: %s: FIEMAP: %s\n", path, strerror(errno));
-		goto err;
-	}
-	if (!st.st_size || (want >= 0 && frac(before, want) >= min_frac &&
-			    min_frac > 0)) {
-		row(path, &st, t, "already", 0, now_s() - t0, before, before);
-		close(fd);
-		return 0;
-	}
-	dfd = make_donor(path, t);
-	if (dfd < 0)
-		goto err;
-	if (fallocate(dfd, 0, 0, st.st_size)) {
-		fprintf(stderr, "hc-move: %s: fallocate of the donor (%llu bytes): %s\n",
-			path, (unsigned long long)st.st_size, strerror(errno));
-		goto err;
-	}
-	if (thirds(dfd, &sb, donor)) {
-		fprintf(stderr, "hc-move: %s: FIEMAP of the donor: %s\n", path,
-			strerror(errno));
-		goto err;
-	}
-	if (want >= 0 && frac(donor, want) < min_frac) {
-		fprintf(stderr, "hc-move: %s: the donor got %.0f%% of its blocks in the %s region, want %.0f%%%s; file left as it was\n",
-			path, 100 * frac(donor, want), target_name[t],
-			100 * min_frac,
-			t == T_HOT && geteuid() ?
-			" (O_HOT needs CAP_SYS_RESOURCE)" : " (is the region full?)");
-		row(path, &st, t, "misplaced", 0, now_s() - t0, before, donor);
-		close(dfd);
-		close(fd);
-		return 1;
-	}
-	if (dry_run) {
-		row(path, &st, t, "dry_run", 0, now_s() - t0, before, donor);
-		close(dfd);
-		close(fd);
-		return 0;
-	}
-	while (moved < (uint64_t)st.st_size) {
-		uint64_t blk = moved / sb.block_size;
-		uint64_t left = ((uint64_t)st.st_size + sb.block_size - 1) /
-				sb.block_size - blk;
-		uint64_t chunk = CHUNK_BYTES / sb.block_size;
-		struct move_extent me = {
-			.donor_fd = dfd,
-			.orig_start = blk,
-			.donor_start = blk,
-			.len = left < chunk ? left : chunk,
-		};
-
-		if (ioctl(fd, EXT4_IOC_MOVE_EXT, &me) || !me.moved_len) {
-			fprintf(stderr, "hc-move: %s: EXT4_IOC_MOVE_EXT at block %llu: %s\n",
-				path, (unsigned long long)blk,
-				me.moved_len ? strerror(errno) : "nothing moved");
-			goto err;
-		}
-		moved += me.moved_len * sb.block_size;
-	}
-	if (moved > (uint64_t)st.st_size)
-		moved = st.st_size;
-	if (fsync(fd) || thirds(fd, &sb, after)) {
-		fprintf(stderr, "hc-move: %s: after the move: %s\n", path,
-			strerror(errno));
-		goto err;
-	}
-	row(path, &st, t, "moved", moved, now_s() - t0, before, after);
-	if (!quiet)
-		fprintf(stderr, "hc-move: %s: %llu bytes moved to %s: first/middle/last %.2f/%.2f/%.2f -> %.2f/%.2f/%.2f\n",
-			path, (unsigned long long)moved, target_name[t],
-			frac(before, 0), frac(before, 1), frac(before, 2),
-			frac(after, 0), frac(after, 1), frac(after, 2));
-	ret = 0;
-	goto out;
-err:
-	row(path, &st, t, "error", moved, now_s() - t0, before, zero);
-out:
-	if (dfd >= 0)
-		close(dfd);
-	if (fd >= 0)
-		close(fd);
 	return ret;
 }
 
@@ -382,7 +124,7 @@ static int by_reads(const void *a, const void *b)
 	return x->reads < y->reads ? 1 : x->reads > y->reads ? -1 : 0;
 }
 
-static int policy(const char *list, long top, int demote, enum target t)
+static int policy(const char *list, long top, int demote, enum hc_target t)
 {
 	struct ranked *r = NULL, *tmp;
 	size_t n = 0, cap = 0, i;
@@ -429,7 +171,7 @@ static int policy(const char *list, long top, int demote, enum target t)
 			if ((long)i < top)
 				ret |= move_one(r[i].path, t);
 			else if (demote)
-				ret |= move_one(r[i].path, T_COLD);
+				ret |= move_one(r[i].path, HC_COLD);
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -453,24 +195,25 @@ int main(int argc, char **argv)
 	const char *rank = NULL;
 	long top = -1;
 	int c, i, demote = 0, ret = 0;
-	enum target t;
+	enum hc_target t;
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "f:nqr:t:dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			min_frac = strtod(optarg, &end);
-			if (end == optarg || *end || min_frac < 0 || min_frac > 1) {
+			mopts.min_frac = strtod(optarg, &end);
+			if (end == optarg || *end || mopts.min_frac < 0 ||
+			    mopts.min_frac > 1) {
 				fprintf(stderr, "hc-move: --min-frac '%s': give a fraction from 0 to 1\n",
 					optarg);
 				return 2;
 			}
 			break;
 		case 'n':
-			dry_run = 1;
+			mopts.dry_run = 1;
 			break;
 		case 'q':
-			quiet = 1;
+			mopts.quiet = 1;
 			break;
 		case 'r':
 			rank = optarg;
@@ -499,11 +242,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[optind], "hot"))
-		t = T_HOT;
+		t = HC_HOT;
 	else if (!strcmp(argv[optind], "cold"))
-		t = T_COLD;
+		t = HC_COLD;
 	else if (!strcmp(argv[optind], "none"))
-		t = T_NONE;
+		t = HC_NONE;
 	else {
 		fprintf(stderr, "hc-move: '%s': the target is hot, cold or none\n",
 			argv[optind]);

@@ -1,9 +1,11 @@
 # bench/tools.mk - the benchmark's own C tools (included by the top Makefile).
 #
-#   make bench-tools        $(BUILD)/bench-tools/hc-age, hc-move, hc-mark (static,
-#                           they run in the guest) and hc-tracejoin (host)
-#   make bench-tools-check  host tests of hc-age and hc-tracejoin, and of
-#                           bench/csv.awk (TAP); no VM, no mounting
+#   make bench-tools        $(BUILD)/bench-tools/hc-age, hc-move, hc-mark, hc-track,
+#                           hc-where (static, they run in the guest) and
+#                           hc-tracejoin (host)
+#   make bench-tools-check  host tests of hc-age, hc-tracejoin, hc-track's
+#                           policy (bench/test-track.c) and bench/csv.awk
+#                           (TAP); no VM, no mounting
 #
 # hc-age ages an ext4 filesystem to a target fullness (bench/age.c);
 # hc-tracejoin joins the disk model's trace with the engine's seek log,
@@ -13,6 +15,14 @@
 # hc-move moves a file's data into the hot or cold region online
 # (EXT4_IOC_MOVE_EXT; bench/move.c); its tests run in the guest
 # (vm/kernel-tests/guest-check.sh).
+# hc-track watches a mounted ext4's reads with fanotify and moves the files
+# read most into the hot region with hc-move's machinery (bench/track.c;
+# bench/moveext.c is the part hc-move, hc-track and hc-where share);
+# hc-where prints where files are, by thirds (bench/where.c).
+#   make track-tools        their guest root $(BUILD)/track-check/root
+#   make track-check        hc-track's tests: bad options on the host, then
+#                           a guest on the patched kernel (bench/track-check.sh,
+#                           bench/guest-track.sh) (TAP)
 #
 # The create()+unlink() benchmark (bench/create_bench.c, run in the guest
 # by bench/guest-bench.sh, driven by bench/kernel-bench.sh) is built into
@@ -22,15 +32,28 @@ BTOOLS_OUT := $(BUILD)/bench-tools
 BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
 
 .PHONY: bench-tools bench-tools-check
-bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark
+bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark \
+	$(BTOOLS_OUT)/hc-track $(BTOOLS_OUT)/hc-where
 
 $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
 
-$(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(TOP)/ioengines/hotcold-fiemap.h $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+# the move machinery (bench/moveext.c) is shared by hc-move, hc-track and hc-where
+BTOOLS_MOVEEXT := $(TOP)/bench/moveext.c $(TOP)/bench/moveext.h $(TOP)/ioengines/hotcold-fiemap.h \
+	$(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+
+$(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+
+$(BTOOLS_OUT)/hc-track: $(TOP)/bench/track.c $(BTOOLS_MOVEEXT)
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+
+$(BTOOLS_OUT)/hc-where: $(TOP)/bench/where.c $(BTOOLS_MOVEEXT)
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
 
 $(BTOOLS_OUT)/hc-mark: $(TOP)/bench/mark.c
 	@mkdir -p $(@D)
@@ -48,11 +71,41 @@ $(GUEST_BIN)/create_bench: $(TOP)/bench/create_bench.c $(GUEST_HDRS) | $(GUEST_B
 $(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
 
-bench-tools-check: bench-tools
+# hc-track's policy on the host: track.c with a stub move (bench/test-track.c)
+$(BTOOLS_OUT)/test-track: $(TOP)/bench/test-track.c $(TOP)/bench/track.c $(TOP)/vm/lib/tap.h $(BTOOLS_MOVEEXT)
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/ioengines -I$(TOP)/bench -I$(TOP)/vm/lib -o $@ $< -lm
+
+bench-tools-check: bench-tools $(BTOOLS_OUT)/test-track
+	@$(BTOOLS_OUT)/test-track
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-age.sh
 	@BTOOLS=$(BTOOLS_OUT) $(TOP)/bench/test-tracejoin.sh
 	@$(TOP)/bench/test-csv.sh
 
 CHECK_HOST_TARGETS += bench-tools-check
-HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region) and hc-tracejoin (trace x seek log) in build/bench-tools/"
-HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin and bench/csv.awk (TAP)"
+HELP_LINES += "bench-tools  hc-age (ages an ext4), hc-move (moves a file to the hot/cold region), hc-track (moves the files read most), hc-where and hc-tracejoin (trace x seek log) in build/bench-tools/"
+HELP_LINES += "bench-tools-check  host tests of hc-age, hc-tracejoin, hc-track's policy and bench/csv.awk (TAP)"
+
+# hc-track's tests: a guest root with hc-track, hc-where and the script
+TRACK_ROOT := $(BUILD)/track-check/root/tests/track
+.PHONY: track-tools track-check
+track-tools: $(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where $(TRACK_ROOT)/hc-move \
+	$(TRACK_ROOT)/guest-track.sh $(TRACK_ROOT)/tap.sh
+
+$(TRACK_ROOT)/hc-track $(TRACK_ROOT)/hc-where $(TRACK_ROOT)/hc-move: $(TRACK_ROOT)/%: $(BTOOLS_OUT)/%
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(TRACK_ROOT)/guest-track.sh: $(TOP)/bench/guest-track.sh
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(TRACK_ROOT)/tap.sh: $(TOP)/vm/lib/tap.sh
+	@mkdir -p $(@D)
+	install -m 0644 $< $@
+
+track-check: track-tools kernel-patched vm-initramfs $(FIO_BIN) $(ENGINE_SO)
+	@BUILD=$(BUILD) FIO_BIN=$(FIO_BIN) ENGINE_SO=$(ENGINE_SO) $(TOP)/bench/track-check.sh $(BZIMAGE_PATCHED)
+
+CHECK_GUEST_TARGETS += track-check
+HELP_LINES += "track-check  hc-track's tests: a skewed read pattern in a guest, the most-read files moved hot (TAP)"
