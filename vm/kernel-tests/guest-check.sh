@@ -24,6 +24,8 @@
 #    moved online, same inode and contents, a concurrent reader) | -
 #  vdb, -g 8192 -G 4: hc_dirmark mark, remount, persist (system.hotcold
 #    directory marks) | hc_dirmark stock, a marked dir (debugfs) keeps its flags
+#  vdb, -g 8192 -G 4, region_reserve=1: hc_dirmark escape (uid 65534 and a
+#    hot mark) | -
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
@@ -407,6 +409,21 @@ if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
 		grep -q ' /mnt/b ' /proc/mounts || mnt "$VDB" /mnt/b
 	fi
 	umnt_fsck "$VDB" /mnt/b "directory marks"
+fi
+
+##### 13b: a hot mark lends no right: uid 65534's subdirectory of a hot
+##### dir is not marked, renamed out it gives no hot files, nor do its
+##### creates in the hot dir (region_reserve=1 keeps unhinted files out
+##### of the hot region, so FIEMAP tells)
+if [ "$FLAVOUR" = patched ]; then
+	diag "=== directory mark escape on $VDB ==="
+	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mkdir -p /mnt/b &&
+	   timeout 120 mount -t ext4 -o noinit_itable,region_reserve=1 "$VDB" /mnt/b 2>/tmp/mount.log; then
+		run hc_dirmark escape "$VDB" /mnt/b
+		umnt_fsck "$VDB" /mnt/b "directory mark escape"
+	else
+		not_ok "mount -o region_reserve=1 $VDB for the mark escape: $(cat /tmp/mount.log 2>/dev/null)"
+	fi
 fi
 
 ##### 8: tmpfs and ext2 accept the flags
