@@ -194,8 +194,18 @@ int main(int argc, char **argv)
 		tap_ok(fd < 0 && e == EINVAL,
 		       "stock: openat2(O_TMPFILE|O_COLD) -> EINVAL (errno %d)",
 		       e);
-	if (fd >= 0)
+	if (fd >= 0) {
+		check_fd_flags(fd, "openat2(O_TMPFILE|O_COLD)");
 		close(fd);
+	}
+	/* open() too: the hint reaches ->tmpfile(), never f_flags */
+	fd = open(dir, O_TMPFILE | O_RDWR | O_HOT, 0600);
+	tap_ok(fd >= 0, "open(O_TMPFILE|O_HOT) succeeds (%s)",
+	       fd < 0 ? strerror(errno) : "ok");
+	if (fd >= 0) {
+		check_fd_flags(fd, "open(O_TMPFILE|O_HOT)");
+		close(fd);
+	}
 
 	errno = 0;
 	fd = sys_openat2(dfd, "abi2-both", O_CREAT | O_WRONLY | O_HOT | O_COLD,
