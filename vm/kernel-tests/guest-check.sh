@@ -26,6 +26,7 @@
 #    directory marks) | hc_dirmark stock, a marked dir (debugfs) keeps its flags
 #  vdb, -g 8192 -G 4, region_reserve=1: hc_dirmark escape (uid 65534 and a
 #    hot mark) | -
+#  vdb, -g 8192 (-O fast_commit): hc_race mark, hc_race region | -
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
@@ -423,6 +424,22 @@ if [ "$FLAVOUR" = patched ]; then
 		umnt_fsck "$VDB" /mnt/b "directory mark escape"
 	else
 		not_ok "mount -o region_reserve=1 $VDB for the mark escape: $(cat /tmp/mount.log 2>/dev/null)"
+	fi
+fi
+
+##### 14: races a review found (TCG rarely hits them: a pass says little,
+##### a failure is a bug): the system.hotcold setter against fast
+##### commits of the same directory; the region tunables written while
+##### O_HOT/O_COLD files allocate (vdb)
+if [ "$FLAVOUR" = patched ]; then
+	diag "=== races on $VDB ==="
+	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -O fast_commit && mnt "$VDB" /mnt/b; then
+		run hc_race mark "$VDB" /mnt/b 30
+		umnt_fsck "$VDB" /mnt/b "system.hotcold vs fast commit"
+	fi
+	if mkfs_ext4 "$VDB" -b 4096 -g 8192 && mnt "$VDB" /mnt/b; then
+		run hc_race region "$VDB" /mnt/b 30
+		umnt_fsck "$VDB" /mnt/b "region tunables vs allocations"
 	fi
 fi
 
