@@ -580,14 +580,16 @@ static int escape_child(const char *hot, const char *away)
 	}
 	path_of(sub, sizeof(sub), hot, "sub");
 	path_of(moved, sizeof(moved), away, "sub");
-	ok &= tap_ok(!mkdir(sub, 0755), "uid %d: mkdir in root's hot dir "
-		     "(%s)", NOBODY, strerror(errno));
+	r = mkdir(sub, 0755);
+	ok &= tap_ok(!r, "uid %d: mkdir in root's hot dir (%s)", NOBODY,
+		     r ? strerror(errno) : "ok");
 	r = err_is(getxattr(sub, XNAME, NULL, 0), ENODATA);
 	ok &= tap_ok(r, "uid %d: its subdirectory of the hot dir is not "
 		     "marked (ENODATA, got %s, mark '%s')", NOBODY, got(),
 		     get_mark(sub));
-	ok &= tap_ok(!rename(sub, moved), "uid %d: renames it out of the hot "
-		     "dir (%s)", NOBODY, strerror(errno));
+	r = rename(sub, moved);
+	ok &= tap_ok(!r, "uid %d: renames it out of the hot dir (%s)", NOBODY,
+		     r ? strerror(errno) : "ok");
 	path_of(p, sizeof(p), moved, "plain");
 	ok &= tap_ok(!create(p, 0) && not_hot(p), "uid %d: a plain create in "
 		     "the renamed subdirectory is not in the hot region",
