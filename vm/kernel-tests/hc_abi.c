@@ -8,6 +8,9 @@
  *  stock:   open(O_CREAT|O_HOT|O_COLD) succeeds (unknown bits ignored);
  *           openat2(O_CREAT|O_HOT) -> EINVAL, nothing created;
  *  both:    openat2 with O_HOT|O_COLD or unknown bits -> EINVAL;
+ *           openat2 with a hint but neither O_CREAT nor O_TMPFILE, or
+ *           with O_PATH -> EINVAL; open() of an existing file with a
+ *           hint and no O_CREAT succeeds (the hint is dropped);
  *           F_GETFL never shows O_HOT/O_COLD, F_SETFL cannot set them,
  *           /proc/self/fdinfo flags do not show them.
  */
@@ -191,8 +194,18 @@ int main(int argc, char **argv)
 		tap_ok(fd < 0 && e == EINVAL,
 		       "stock: openat2(O_TMPFILE|O_COLD) -> EINVAL (errno %d)",
 		       e);
-	if (fd >= 0)
+	if (fd >= 0) {
+		check_fd_flags(fd, "openat2(O_TMPFILE|O_COLD)");
 		close(fd);
+	}
+	/* open() too: the hint reaches ->tmpfile(), never f_flags */
+	fd = open(dir, O_TMPFILE | O_RDWR | O_HOT, 0600);
+	tap_ok(fd >= 0, "open(O_TMPFILE|O_HOT) succeeds (%s)",
+	       fd < 0 ? strerror(errno) : "ok");
+	if (fd >= 0) {
+		check_fd_flags(fd, "open(O_TMPFILE|O_HOT)");
+		close(fd);
+	}
 
 	errno = 0;
 	fd = sys_openat2(dfd, "abi2-both", O_CREAT | O_WRONLY | O_HOT | O_COLD,
@@ -219,19 +232,41 @@ int main(int argc, char **argv)
 		if (fd >= 0)
 			close(fd);
 	}
-	/* openat2 with the hint on an existing file, no O_CREAT */
+	/*
+	 * The hints mean nothing when no file is created: openat2() refuses
+	 * them on an existing file and with O_PATH (on both kernels: stock
+	 * refuses the unknown bits), open() drops them.
+	 */
 	errno = 0;
 	fd = sys_openat2(dfd, "abi-cold", O_RDONLY | O_HOT, 0);
 	e = errno;
-	if (patched)
-		tap_ok(fd >= 0, "openat2(O_RDONLY|O_HOT) of an existing file "
-		       "succeeds (errno %d)", fd < 0 ? e : 0);
-	else
-		tap_ok(fd < 0 && e == EINVAL,
-		       "stock: openat2(O_RDONLY|O_HOT) -> EINVAL (errno %d)",
-		       e);
+	tap_ok(fd < 0 && e == EINVAL, "openat2(O_RDONLY|O_HOT) of an existing "
+	       "file, no O_CREAT -> EINVAL (fd %d errno %d)", fd, e);
 	if (fd >= 0)
 		close(fd);
+	errno = 0;
+	fd = sys_openat2(dfd, "abi-cold", O_WRONLY | O_COLD, 0);
+	e = errno;
+	tap_ok(fd < 0 && e == EINVAL, "openat2(O_WRONLY|O_COLD) of an existing "
+	       "file, no O_CREAT -> EINVAL (fd %d errno %d)", fd, e);
+	if (fd >= 0)
+		close(fd);
+	errno = 0;
+	fd = sys_openat2(dfd, "abi-cold", O_PATH | O_HOT, 0);
+	e = errno;
+	tap_ok(fd < 0 && e == EINVAL, "openat2(O_PATH|O_HOT) -> EINVAL (fd %d "
+	       "errno %d)", fd, e);
+	if (fd >= 0)
+		close(fd);
+	errno = 0;
+	fd = openat(dfd, "abi-cold", O_RDONLY | O_HOT);
+	e = errno;
+	tap_ok(fd >= 0, "open(O_RDONLY|O_HOT) of an existing file succeeds, "
+	       "the hint dropped (errno %d)", fd < 0 ? e : 0);
+	if (fd >= 0) {
+		check_fd_flags(fd, "open(O_RDONLY|O_HOT)");
+		close(fd);
+	}
 	close(dfd);
 	return tap_exit();
 }

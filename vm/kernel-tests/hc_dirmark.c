@@ -15,10 +15,18 @@
  *                  subdirectory inherits; an explicit O_COLD in the hot
  *                  dir wins; the same cp into MID itself puts the inode
  *                  in the middle.  uid 65534 may mark its own dir cold, not hot,
- *                  nor change root's dir; its creates in a hot dir are hot.
+ *                  nor change root's dir; its creates in its cold dir are
+ *                  cold, its creates in root's hot dir carry no hint
+ *                  (hint_dropped_noperm, as its own O_HOT is).
  *   MODE persist : after a remount: the marks are still there and still
  *                  inherited; removing a mark; queue/rotational 0 drops an
  *                  inherited hint (hint_dropped_nonrot).
+ *   MODE escape  : (mount with region_reserve=1, so that an unhinted file
+ *                  stays out of the hot region) uid 65534 in root's
+ *                  world-writable hot dir: its subdirectory is not marked,
+ *                  it renames it out, and neither its files there nor its
+ *                  plain creates in the hot dir are hot (FIEMAP, counters,
+ *                  ext4_hotcold_alloc); root's creates there still are.
  *   MODE stock   : system.hotcold is not supported (EOPNOTSUPP); skips.
  */
 #include "hotcold_test.h"
@@ -283,10 +291,11 @@ static int unpriv_child(const char *mid, const char *hot, const char *udir)
 	path_of(p, sizeof(p), udir, "nobody-plain");
 	ok &= tap_ok(!create(p, 0) && placed(p, O_COLD, NULL, NULL),
 		     "uid %d: plain create in its cold dir is cold", NOBODY);
+	/* where it lands is not told here: without region_reserve an
+	 * unhinted file may go to the hot region too; the counters tell */
 	path_of(p, sizeof(p), hot, "nobody-plain");
-	ok &= tap_ok(!create(p, 0) && placed(p, O_HOT, NULL, NULL),
-		     "uid %d: plain create in root's hot dir is hot (the "
-		     "mark needs no privilege to inherit)", NOBODY);
+	ok &= tap_ok(!create(p, 0), "uid %d: plain create in root's hot dir "
+		     "succeeds", NOBODY);
 	path_of(p, sizeof(p), mid, "nobody-ohot");
 	ok &= tap_ok(!create(p, O_HOT) && placed(p, 0, NULL, NULL),
 		     "uid %d: its own O_HOT in an unmarked dir is still "
@@ -316,11 +325,13 @@ static void unpriv(const char *mid, const char *hot)
 		tap_bail("waitpid: %s", strerror(errno));
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "unprivileged child finished (status %#x)", status);
-	tap_ok(counter("hint_honoured") - h0 == 2 &&
+	/* honoured: the cold dir's file; dropped: the hot dir's and O_HOT */
+	tap_ok(counter("hint_honoured") - h0 == 1 &&
 	       counter("hint_inherited") - i0 == 2 &&
-	       counter("hint_dropped_noperm") - p0 == 1,
-	       "uid %d: hint_honoured +2, hint_inherited +2, "
-	       "hint_dropped_noperm +1 (got +%lld +%lld +%lld)", NOBODY,
+	       counter("hint_dropped_noperm") - p0 == 2,
+	       "uid %d: hint_honoured +1, hint_inherited +2, "
+	       "hint_dropped_noperm +2: a hot mark gives it no hot file "
+	       "(got +%lld +%lld +%lld)", NOBODY,
 	       counter("hint_honoured") - h0,
 	       counter("hint_inherited") - i0,
 	       counter("hint_dropped_noperm") - p0);
@@ -541,6 +552,143 @@ static void mode_persist(const char *mnt)
 	tap_ok(!write_str(rot, "1", 1), "%s restored to 1", rot);
 }
 
+/* path's inode and data blocks all outside the hot region */
+static int not_hot(const char *path)
+{
+	struct region_walk w;
+	uint32_t ig;
+	int ok;
+
+	if (placement(path, 0, hot_end(&G), &ig, &w))
+		return 0;
+	ok = ig >= hot_end(&G) && w.all && !w.in;
+	diag("  %s: inode group %u, %" PRIu64 "/%" PRIu64 " blocks in the "
+	     "hot region [0,%u)%s", path, ig, w.in, w.all, hot_end(&G),
+	     ok ? "" : " [BAD]");
+	return ok;
+}
+
+/* uid 65534 in root's world-writable hot dir; returns the exit status */
+static int escape_child(const char *hot, const char *away)
+{
+	char sub[700], moved[700], p[800];
+	int ok = 1, r;
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
+		tap_ok(0, "drop to uid/gid %d: %s", NOBODY, strerror(errno));
+		return 1;
+	}
+	path_of(sub, sizeof(sub), hot, "sub");
+	path_of(moved, sizeof(moved), away, "sub");
+	r = mkdir(sub, 0755);
+	ok &= tap_ok(!r, "uid %d: mkdir in root's hot dir (%s)", NOBODY,
+		     r ? strerror(errno) : "ok");
+	r = err_is(getxattr(sub, XNAME, NULL, 0), ENODATA);
+	ok &= tap_ok(r, "uid %d: its subdirectory of the hot dir is not "
+		     "marked (ENODATA, got %s, mark '%s')", NOBODY, got(),
+		     get_mark(sub));
+	r = rename(sub, moved);
+	ok &= tap_ok(!r, "uid %d: renames it out of the hot dir (%s)", NOBODY,
+		     r ? strerror(errno) : "ok");
+	path_of(p, sizeof(p), moved, "plain");
+	ok &= tap_ok(!create(p, 0) && not_hot(p), "uid %d: a plain create in "
+		     "the renamed subdirectory is not in the hot region",
+		     NOBODY);
+	path_of(p, sizeof(p), moved, "ohot");
+	ok &= tap_ok(!create(p, O_HOT) && not_hot(p), "uid %d: its O_HOT "
+		     "there neither", NOBODY);
+	path_of(p, sizeof(p), hot, "nobody-plain");
+	ok &= tap_ok(!create(p, 0) && not_hot(p), "uid %d: a plain create in "
+		     "root's hot dir is not in the hot region", NOBODY);
+	return ok ? 0 : 1;
+}
+
+/* count the ext4_hotcold_alloc lines with "from dir" and outcome o */
+static int trace_count(const char *o)
+{
+	char line[1024], want[64];
+	int n = 0;
+	FILE *f;
+
+	write_str(EVDIR "/enable", "0", 1);
+	snprintf(want, sizeof(want), " outcome %s ", o);
+	f = fopen(TRACEFS "/trace", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "ext4_hotcold_alloc: ");
+
+		if (!p)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		diag("trace: %s", p);
+		if (strstr(p, want) && strstr(p, " from dir"))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void mode_escape(const char *mnt)
+{
+	char mid[512], hot[600], away[600], p[800];
+	long long h0, i0, d0;
+	int status, tr, n;
+	pid_t pid;
+
+	if (find_mid(mnt, mid, sizeof(mid)))
+		tap_bail("no dir with a flex group in the middle third");
+	path_of(hot, sizeof(hot), mid, "ehot");
+	path_of(away, sizeof(away), mid, "away");
+	if (mkdir(hot, 0777) || mkdir(away, 0777) || chmod(hot, 0777) ||
+	    chmod(away, 0777))
+		tap_bail("mkdir in %s: %s", mid, strerror(errno));
+	tap_ok(set_mark(hot, "hot") == 0 && !strcmp(get_mark(hot), "hot"),
+	       "root marks %s hot (mode 0777)", hot);
+
+	h0 = counter("hint_honoured");
+	i0 = counter("hint_inherited");
+	d0 = counter("hint_dropped_noperm");
+	tr = trace_start();
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(escape_child(hot, away));
+	if (waitpid(pid, &status, 0) != pid)
+		tap_bail("waitpid: %s", strerror(errno));
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "unprivileged child finished (status %#x)", status);
+	/* dropped: the plain create in the hot dir and the O_HOT */
+	tap_ok(counter("hint_honoured") == h0 &&
+	       counter("hint_inherited") - i0 == 1 &&
+	       counter("hint_dropped_noperm") - d0 == 2,
+	       "uid %d: hint_honoured +0, hint_inherited +1, "
+	       "hint_dropped_noperm +2 (got +%lld +%lld +%lld)", NOBODY,
+	       counter("hint_honoured") - h0,
+	       counter("hint_inherited") - i0,
+	       counter("hint_dropped_noperm") - d0);
+	if (tr) {
+		tap_ok(0, "ext4_hotcold_alloc event at %s", EVDIR);
+	} else {
+		n = trace_count("dropped_noperm");
+		tap_ok(n == 1, "ext4_hotcold_alloc: one 'from dir' line with "
+		       "outcome dropped_noperm (got %d)", n);
+	}
+
+	/* root still gets the mark, in the file and in a subdirectory */
+	h0 = counter("hint_honoured");
+	path_of(p, sizeof(p), hot, "root-plain");
+	tap_ok(!create(p, 0) && placed(p, O_HOT, NULL, NULL) &&
+	       counter("hint_honoured") - h0 == 1,
+	       "root: a plain create in the hot dir is hot (hint_honoured "
+	       "+1)");
+	path_of(p, sizeof(p), hot, "rootsub");
+	tap_ok(!mkdir(p, 0755) && !strcmp(get_mark(p), "hot"),
+	       "root: its subdirectory of the hot dir is marked hot");
+}
+
 static void mode_stock(const char *mnt)
 {
 	char d[600], p[700];
@@ -565,7 +713,7 @@ int main(int argc, char **argv)
 	char prefix[32];
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s mark|persist|stock DEV MNT\n",
+		fprintf(stderr, "usage: %s mark|persist|escape|stock DEV MNT\n",
 			argv[0]);
 		return 2;
 	}
@@ -590,7 +738,10 @@ int main(int argc, char **argv)
 		mode_mark(mnt);
 	else if (!strcmp(mode, "persist"))
 		mode_persist(mnt);
+	else if (!strcmp(mode, "escape"))
+		mode_escape(mnt);
 	else
-		tap_bail("bad MODE '%s' (mark, persist or stock)", mode);
+		tap_bail("bad MODE '%s' (mark, persist, escape or stock)",
+			 mode);
 	return tap_exit();
 }

@@ -8,6 +8,10 @@
  *                 "req hot outcome honoured group G" with G in [0,n/3)
  *                 and "req cold outcome honoured group G" with G in
  *                 [n-n/3,n); dev and dir match the file's fs and parent.
+ *                 ext4:ext4_mballoc_alloc traced at the same time: the
+ *                 first data allocation of each file prints HINT_REGION
+ *                 among its flags (a flag above 0xffff: the event's
+ *                 field must hold all 32 bits).
  *   MODE nonrot : same creates give outcome dropped_nonrot.
  *   MODE stock  : the event does not exist.
  */
@@ -16,6 +20,7 @@
 
 #define TRACEFS "/sys/kernel/tracing"
 #define EVDIR TRACEFS "/events/ext4/ext4_hotcold_alloc"
+#define MBDIR TRACEFS "/events/ext4/ext4_mballoc_alloc"
 
 enum mode { M_HONOUR, M_NONROT, M_STOCK };
 
@@ -33,6 +38,7 @@ int main(int argc, char **argv)
 	const char *dev, *mnt;
 	struct dirinfo mid, cold;
 	struct ev evs[16];
+	char mbflags[2][256] = { "", "" };
 	struct fileres rh, rc;
 	struct stat st;
 	enum mode mode;
@@ -80,19 +86,43 @@ int main(int argc, char **argv)
 
 	if (write_str(TRACEFS "/tracing_on", "1", 0) ||
 	    write_str(TRACEFS "/trace", "", 1) ||
-	    write_str(EVDIR "/enable", "1", 0))
-		tap_bail("cannot enable the event");
+	    write_str(EVDIR "/enable", "1", 0) ||
+	    write_str(MBDIR "/enable", "1", 0))
+		tap_bail("cannot enable the events");
 	if (make_file(&G, mid.path, "trace-hot", O_HOT, 4096, &rh) ||
 	    make_file(&G, mid.path, "trace-cold", O_COLD, 4096, &rc))
 		tap_bail("create failed");
 	write_str(EVDIR "/enable", "0", 0);
+	write_str(MBDIR "/enable", "0", 0);
 
 	f = fopen(TRACEFS "/trace", "r");
 	if (!f)
 		tap_bail("open trace: %s", strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, "ext4_hotcold_alloc: ");
+		char *m = strstr(line, "ext4_mballoc_alloc: ");
 
+		if (m) {
+			unsigned long ino;
+			char fl[256];
+			char *q = strstr(m, " inode ");
+			char *r = strstr(m, " flags ");
+
+			line[strcspn(line, "\n")] = 0;
+			if (!q || !r || sscanf(q, " inode %lu", &ino) != 1 ||
+			    sscanf(r, " flags %255s", fl) != 1) {
+				diag("mballoc line not understood: %s", m);
+				continue;
+			}
+			if (ino == rh.ino || ino == rc.ino) {
+				diag("trace: %s", m);
+				/* the first allocation of each file */
+				if (!mbflags[ino == rc.ino][0])
+					snprintf(mbflags[ino == rc.ino],
+						 sizeof(mbflags[0]), "%s", fl);
+			}
+			continue;
+		}
 		if (!p)
 			continue;
 		nlines++;
@@ -140,6 +170,17 @@ int main(int argc, char **argv)
 			tap_ok(e->group >= lo && e->group < hi,
 			       "req %s outcome honoured group %u in [%u,%u)",
 			       req, e->group, lo, hi);
+	}
+	for (i = 0; mode == M_HONOUR && i < 2; i++) {
+		char *fl = mbflags[i];
+		size_t k = strlen("HINT_REGION");
+		char *p = strstr(fl, "HINT_REGION");
+
+		/* a whole name between '|' separators */
+		tap_ok(p && (p == fl || p[-1] == '|') &&
+		       (p[k] == '|' || p[k] == 0),
+		       "ext4_mballoc_alloc of the %s file prints HINT_REGION "
+		       "(flags '%s')", i ? "cold" : "hot", fl);
 	}
 	return tap_exit();
 }
