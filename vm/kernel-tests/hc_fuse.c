@@ -656,10 +656,12 @@ static void kill_all(void)
 		kill(client_pid, SIGKILL);
 }
 
+/* SIGALRM (the backstop) or SIGTERM (guest-check.sh's timeout) */
 static void on_alarm(int sig)
 {
 	static const char msg[] = "not ok - fuse: setup: the test ran out "
-				  "of time; server and client killed\n";
+				  "of time or was terminated; server and "
+				  "client killed, mount detached\n";
 
 	(void)sig;
 	kill_all();
@@ -763,6 +765,7 @@ int main(int argc, char **argv)
 	snprintf(tag, sizeof(tag), "f%d", (int)getpid());
 
 	signal(SIGALRM, on_alarm);
+	signal(SIGTERM, on_alarm);
 	alarm(TOTAL_TMO);
 	read_counters(devname, &c0);
 
@@ -800,6 +803,7 @@ int main(int argc, char **argv)
 	if (!server_pid) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		signal(SIGALRM, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		alarm(0);
 		_exit(serve());
 	}
@@ -818,6 +822,7 @@ int main(int argc, char **argv)
 	if (!client_pid) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(backing_fd);
+		signal(SIGTERM, SIG_DFL);
 		signal(SIGALRM, SIG_DFL);
 		alarm(CLIENT_TMO);
 		_exit(client(tag));
