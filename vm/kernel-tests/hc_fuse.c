@@ -15,11 +15,14 @@
  * records the flags of every FUSE_CREATE and FUSE_OPEN and passes them on
  * to openat() unchanged.  A client forked from the test drops to uid/gid
  * 65534 and creates one plain, one O_HOT and one O_COLD file on the mount
- * (open(O_CREAT|O_WRONLY|flag)), reopens the hot one with O_WRONLY|O_HOT
- * and reads the plain one back with O_RDONLY|O_COLD.  Then:
- *   - the server saw neither O_HOT nor O_COLD in any FUSE_CREATE/FUSE_OPEN;
+ * (open(O_CREAT|O_WRONLY|flag)) and an O_TMPFILE|O_HOT file (FUSE_TMPFILE,
+ * which this 6.1 has), reopens the hot one with O_WRONLY|O_HOT and reads
+ * the plain one back with O_RDONLY|O_COLD.  Then:
+ *   - the server saw neither O_HOT nor O_COLD in any FUSE_CREATE,
+ *     FUSE_TMPFILE or FUSE_OPEN;
  *   - the backing files of the hot and cold creates lie like the plain
  *     one: inode in the same group, data in the middle third (FIEMAP);
+ *     the backing tmpfile's inode too (its number recorded by the server);
  *   - patched: ext4's hint_* counters did not move (stock has none: that
  *     check is a SKIP there), and, as a control, root's own O_HOT create
  *     in the same directory does land in the hot third.
@@ -56,11 +59,12 @@
 #define BUF_SIZE	(MAX_WRITE + 64 * 1024)
 #define HINTS		(O_HOT | O_COLD)
 
-/* What the server saw: one record per FUSE_CREATE / FUSE_OPEN. */
+/* What the server saw: one record per FUSE_CREATE/TMPFILE/OPEN. */
 struct rec {
 	uint32_t opcode;
 	uint32_t flags;
 	uint32_t uid;
+	uint64_t ino;		/* of the backing file created, else 0 */
 	char name[64];
 };
 
@@ -80,6 +84,7 @@ static volatile pid_t server_pid, client_pid;
 
 static int fuse_fd = -1, backing_fd = -1;
 static char nodes[MAX_NODES][NAME_MAX + 1];	/* nodeid = index + 2 */
+static int node_fd[MAX_NODES];	/* a tmpfile's own fd (it has no name) */
 static int nnodes;
 static const char *fault;
 
@@ -90,19 +95,22 @@ static void server_error(const char *what, const char *name, int err)
 			 strerror(err));
 }
 
-static void record(uint32_t opcode, uint32_t flags, uint32_t uid,
-		   const char *name)
+static struct rec *record(uint32_t opcode, uint32_t flags, uint32_t uid,
+			  const char *name)
 {
+	static struct rec spare;
 	struct rec *r;
 
 	if (sh->nrec >= MAX_RECS)
-		return;
+		return &spare;
 	r = &sh->r[sh->nrec];
 	r->opcode = opcode;
 	r->flags = flags;
 	r->uid = uid;
+	r->ino = 0;
 	snprintf(r->name, sizeof(r->name), "%.60s", name);
 	sh->nrec++;
+	return r;
 }
 
 /* The backing path of a node, relative to backing_fd; NULL if unknown. */
@@ -125,7 +133,22 @@ static uint64_t node_get(const char *name)
 	if (nnodes == MAX_NODES)
 		return 0;
 	snprintf(nodes[nnodes], sizeof(nodes[0]), "%s", name);
+	node_fd[nnodes] = -1;
 	return (uint64_t)nnodes++ + 2;
+}
+
+/* fstatat() of a node: by its tmpfile fd, or by its path */
+static int node_stat(uint64_t nodeid, struct stat *st)
+{
+	const char *p = node_path(nodeid);
+
+	if (!p) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (nodeid >= 2 && node_fd[nodeid - 2] >= 0)
+		return fstat(node_fd[nodeid - 2], st);
+	return fstatat(backing_fd, p, st, AT_SYMLINK_NOFOLLOW);
 }
 
 static void reply(uint64_t unique, int error, const void *arg, size_t len)
@@ -336,8 +359,8 @@ static int handle(const char *buf, size_t n)
 	case FUSE_GETATTR: {
 		struct fuse_attr_out out;
 
-		if (!p || fstatat(backing_fd, p, &st, AT_SYMLINK_NOFOLLOW)) {
-			reply(u, p ? -errno : -ENOENT, NULL, 0);
+		if (node_stat(h->nodeid, &st)) {
+			reply(u, -errno, NULL, 0);
 			break;
 		}
 		memset(&out, 0, sizeof(out));
@@ -355,9 +378,10 @@ static int handle(const char *buf, size_t n)
 			struct fuse_entry_out e;
 			struct fuse_open_out o;
 		} out;
+		struct rec *rc;
 		int r;
 
-		record(h->opcode, in->flags, h->uid, name);
+		rc = record(h->opcode, in->flags, h->uid, name);
 		if (fault && !strcmp(fault, "die"))
 			_exit(3);
 		if (fault && !strcmp(fault, "hang"))
@@ -382,7 +406,50 @@ static int handle(const char *buf, size_t n)
 			reply(u, r, NULL, 0);
 			break;
 		}
+		rc->ino = out.e.attr.ino;
 		memset(&out.o, 0, sizeof(out.o));
+		out.o.fh = (uint64_t)fd;
+		reply(u, 0, &out, sizeof(out));
+		break;
+	}
+	case FUSE_TMPFILE: {
+		const struct fuse_create_in *in = (const void *)arg;
+		struct {
+			struct fuse_entry_out e;
+			struct fuse_open_out o;
+		} out;
+		struct rec *rc;
+		char tname[32];
+		uint64_t id;
+
+		rc = record(h->opcode, in->flags, h->uid, "(tmpfile)");
+		fd = h->nodeid == FUSE_ROOT_ID ?
+		     openat(backing_fd, ".", (int)in->flags, in->mode) : -1;
+		if (fd < 0) {
+			server_error("openat(O_TMPFILE)", ".", errno);
+			reply(u, -errno, NULL, 0);
+			break;
+		}
+		if (fchown(fd, h->uid, h->gid) || fstat(fd, &st)) {
+			server_error("fchown/fstat", "(tmpfile)", errno);
+			close(fd);
+			reply(u, -EIO, NULL, 0);
+			break;
+		}
+		snprintf(tname, sizeof(tname), "#tmpfile-%llu",
+			 (unsigned long long)st.st_ino);
+		id = node_get(tname);
+		if (!id) {
+			close(fd);
+			reply(u, -ENFILE, NULL, 0);
+			break;
+		}
+		/* the open file is fh, closed at FUSE_RELEASE; keep one */
+		node_fd[id - 2] = dup(fd);
+		rc->ino = st.st_ino;
+		memset(&out, 0, sizeof(out));
+		out.e.nodeid = id;
+		fill_attr(&out.e.attr, &st);
 		out.o.fh = (uint64_t)fd;
 		reply(u, 0, &out, sizeof(out));
 		break;
@@ -580,6 +647,18 @@ static int client(const char *tag)
 		       FILE_SIZE / 1024);
 	}
 
+	/* an unnamed file: FUSE_TMPFILE */
+	fd = open(mp, O_TMPFILE | O_WRONLY | O_HOT, 0600);
+	if (fd < 0) {
+		tap_ok(0, "uid %d: open(mount, O_TMPFILE|O_WRONLY|O_HOT): %s",
+		       NOBODY, strerror(errno));
+	} else {
+		ok = !write_fill(fd, FILE_SIZE, 3);
+		close(fd);
+		tap_ok(ok, "uid %d: open(mount, O_TMPFILE|O_WRONLY|O_HOT), "
+		       "%d KiB written and fsync'd", NOBODY, FILE_SIZE / 1024);
+	}
+
 	/* existing files: FUSE_OPEN, not FUSE_CREATE */
 	fuse_name(name, sizeof(name), tag, O_HOT);
 	snprintf(path, sizeof(path), "%s/%s", mp, name);
@@ -624,6 +703,7 @@ static int client(const char *tag)
 static const char *opname(uint32_t op)
 {
 	return op == FUSE_CREATE ? "FUSE_CREATE" :
+	       op == FUSE_TMPFILE ? "FUSE_TMPFILE" :
 	       op == FUSE_OPEN ? "FUSE_OPEN" : "?";
 }
 
@@ -727,7 +807,8 @@ int main(int argc, char **argv)
 	struct fileres ctl;
 	const char *dev, *mnt, *devname;
 	char opts[160], tag[48], name[128], prefix[32];
-	int patched, status, i, ncreate = 0, nopen = 0, clean;
+	int patched, status, i, ncreate = 0, nopen = 0, ntmp = 0, clean;
+	uint64_t tmp_ino = 0;
 
 	if (argc != 4 || (strcmp(argv[1], "patched") &&
 			  strcmp(argv[1], "stock"))) {
@@ -867,23 +948,27 @@ int main(int argc, char **argv)
 	for (i = 0; i < sh->nrec; i++) {
 		const struct rec *r = &sh->r[i];
 
-		diag("server saw %s %s flags %#o uid %u", opname(r->opcode),
-		     r->name, r->flags, r->uid);
-		if (strncmp(r->name, tag, strlen(tag)))
+		diag("server saw %s %s flags %#o uid %u backing ino %" PRIu64,
+		     opname(r->opcode), r->name, r->flags, r->uid, r->ino);
+		if (r->opcode == FUSE_TMPFILE) {
+			ntmp++;
+			tmp_ino = r->ino;
+		} else if (strncmp(r->name, tag, strlen(tag))) {
 			continue;
-		if (r->opcode == FUSE_CREATE)
+		} else if (r->opcode == FUSE_CREATE) {
 			ncreate++;
-		else
+		} else {
 			nopen++;
+		}
 		tap_ok(!(r->flags & HINTS), "%s %s from uid %u: flags %#o "
 		       "carry neither O_HOT (%#o) nor O_COLD (%#o)",
 		       opname(r->opcode), r->name, r->uid, r->flags, O_HOT,
 		       O_COLD);
 	}
 	/* and the field read is the open flags: O_WRONLY/O_CREAT are there */
-	tap_ok(ncreate == 3 && nopen == 2, "server got 3 FUSE_CREATE and 2 "
-	       "FUSE_OPEN for this run's files (got %d and %d)", ncreate,
-	       nopen);
+	tap_ok(ncreate == 3 && ntmp == 1 && nopen == 2, "server got 3 "
+	       "FUSE_CREATE, 1 FUSE_TMPFILE and 2 FUSE_OPEN for this run's "
+	       "files (got %d, %d and %d)", ncreate, ntmp, nopen);
 	for (i = 0; i < sh->nrec; i++)
 		if (sh->r[i].opcode == FUSE_CREATE &&
 		    !strncmp(sh->r[i].name, tag, strlen(tag)) &&
@@ -918,6 +1003,13 @@ int main(int argc, char **argv)
 		       flag_name(cflags[i]), b[i].igroup, b[0].igroup,
 		       b[i].eg.min_group, b[i].eg.max_group, hot_end(&G),
 		       cold_start(&G));
+
+	tap_ok(b[0].ok && tmp_ino &&
+	       ino_group(&G, tmp_ino) == b[0].igroup,
+	       "backing tmpfile of the uid %d O_TMPFILE|O_HOT open was not "
+	       "created hot: inode %" PRIu64 " in group %u like the plain "
+	       "one (%u)", NOBODY, tmp_ino,
+	       tmp_ino ? ino_group(&G, tmp_ino) : 0, b[0].igroup);
 
 	/* what ext4 counted (the patched kernel's counters) */
 	read_counters(devname, &c1);
