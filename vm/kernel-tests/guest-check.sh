@@ -13,8 +13,10 @@
 #    O_TMPFILE files from dirs in the hot/middle/cold thirds + counters),
 #    hc_trace honour|stock (ext4_hotcold_alloc lines), hc_abi (flag ABI)
 #  vda, queue/rotational=0: hc_place nonrot|stock-nonrot, hc_trace nonrot
-#  vda, uid/gid 65534: hc_unpriv drop|stock, tune2fs -g 65534, hc_unpriv
-#    resgid|stock
+#  vda, uid/gid 65534: hc_unpriv drop|stock; hc_fuse patched|stock (a
+#    passthrough FUSE server as root with allow_other, backed by the ext4,
+#    never sees O_HOT/O_COLD from a uid 65534 client, and its backing files
+#    are not placed hot or cold); tune2fs -g 65534, hc_unpriv resgid|stock
 #  vdc, 2 groups: hc_place small|stock-small
 #  vdb, -N 2048 -g 8192: hc_fallback (patched) | hc_abi (stock)
 #  vdb, -g 8192 -m 0: hc_region mountopts, tunables; hc-age to 80% and
@@ -187,6 +189,8 @@ if mkfs_ext4 "$VDA" && mnt "$VDA" /mnt/a; then
 	else
 		run hc_unpriv stock "$VDA" /mnt/a
 	fi
+	# the hints must not travel through FUSE to a server running as root
+	run hc_fuse "$FLAVOUR" "$VDA" /mnt/a
 	timeout 120 umount /mnt/a || not_ok "umount /mnt/a"
 	if timeout 120 "$TUNE2FS" -g 65534 "$VDA" >/tmp/tune2fs.log 2>&1; then
 		ok "tune2fs -g 65534 $VDA"
