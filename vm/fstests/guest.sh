@@ -97,6 +97,27 @@ else
 	die "set TESTS or GROUP"
 fi
 rm -rf $fst/results
+# Each test's xunit entry as check appends it (to /tmp/PID.report.xunit.*.xml,
+# check's $tmp) goes to the console too, every line prefixed with
+# @@XUNIT@@: a guest stopped before check ends (timeout, a hung test) still
+# hands the host the tests that finished (vm/fstests/run.sh).
+rm -f /tmp/xunit-stream-stop
+(
+	n=0
+	while :; do
+		stop=0
+		[ -e /tmp/xunit-stream-stop ] && stop=1
+		for f in /tmp/[0-9]*.report.xunit.*.xml; do
+			[ -f "$f" ] || continue
+			total=$(wc -l <"$f")
+			[ "$total" -gt "$n" ] && sed -n "$((n + 1)),${total}s/^/@@XUNIT@@ /p" "$f"
+			n=$total
+		done
+		[ $stop = 1 ] && break
+		sleep 5
+	done
+) &
+spid=$!
 t0=$(date +%s)
 cd $fst || die "cd $fst"
 if [ -n "$preload" ]; then
@@ -106,6 +127,8 @@ else
 fi
 rc=$?
 t1=$(date +%s)
+touch /tmp/xunit-stream-stop
+wait $spid
 echo "check exited $rc after $((t1 - t0)) s"
 echo "check_exit $rc" >>/tmp/env.txt
 echo "check_seconds $((t1 - t0))" >>/tmp/env.txt

@@ -6,7 +6,9 @@
 #
 # Usage: vm/fstests/run.sh OUTDIR
 #   OUTDIR/MODE/ (MODE = patched-none, patched-hot, stock-none, ...) keeps
-#   guest.out (the guest's output), result.xml, check.log, env.txt,
+#   guest.out (the guest's output), result.xml (or, when the guest stopped
+#   before check ended, result-partial.xml and a file "partial": the
+#   tests that finished, from the entries the guest streamed), check.log, env.txt,
 #   hint-events.txt, hint-counters.txt, fail-*.txt, results.tsv
 #   (test, status pass|fail|notrun, seconds, reason); OUTDIR/report.md is
 #   vm/fstests/report.sh's page.
@@ -118,8 +120,15 @@ run_mode() {
 	t1=$(date +%s)
 	echo "$((t1 - t0))" >"$m/seconds"
 	awk -v dir="$m" -f "$top/bench/split-guest-output.awk" "$m/guest.out"
+	rm -f "$m/partial"
 	if [ -s "$m/result.xml" ]; then
 		xunit_tsv "$m/result.xml" >"$m/results.tsv"
+	elif grep -q '@@XUNIT@@ ' "$m/guest.out"; then
+		# check did not end: the tests that finished, from the xunit
+		# entries the guest streamed (guest.sh); $m/partial says so
+		sed -n 's/\r$//; s/.*@@XUNIT@@ //p' "$m/guest.out" >"$m/result-partial.xml"
+		xunit_tsv "$m/result-partial.xml" >"$m/results.tsv"
+		echo "$(wc -l <"$m/results.tsv") tests finished before the guest stopped" >"$m/partial"
 	else
 		: >"$m/results.tsv"
 	fi

@@ -29,8 +29,10 @@
 # Environment: GROUP (default quick), EXCLUDE (tests left out), RESULTS_DIR
 #   (default results/fstests), FSTESTS_TIMEOUT (default 3600 + 120 s a
 #   test), FSTESTS_FAIL_BYTES (default 4096), and vm/fstests/run.sh's.
-# Exit: 0 when the shard's CSV was written, 1 when the guest run failed
-# (nothing written), 2 on bad arguments.
+# Exit: 0 when the shard ran whole and its CSV was written; 1 when the guest
+# stopped early (timeout, a hung test, killed): the CSV then holds the tests
+# that finished and shard-K-of-N.txt says "complete no" (nothing is written
+# when none finished); 2 on bad arguments.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -110,13 +112,22 @@ KERNEL=$kernel HINT=$hint TESTS="$tests" GROUP="" EXCLUDE="" FSTESTS_MOUNT_OPTIO
 rs=$?
 t1=$(date +%s)
 m=$work/$kernel-$hint
-if [ ! -s "$m/results.tsv" ] || [ "$(cat "$m/status" 2>/dev/null)" != 0 ]; then
-	echo "fstests shard: $mode $k/$n: the guest run failed (run.sh exit $rs, guest exit $(cat "$m/status" 2>/dev/null)); nothing written to ${resdir#"$top"/}; its files: $work" >&2
+gexit=$(cat "$m/status" 2>/dev/null)
+partial=no
+if [ ! -s "$m/results.tsv" ]; then
+	echo "fstests shard: $mode $k/$n: the guest run failed with no test finished (run.sh exit $rs, guest exit ${gexit:-?}); nothing written to ${resdir#"$top"/}; its files: $work" >&2
 	exit 1
+elif [ "$gexit" != 0 ] || [ -f "$m/partial" ]; then
+	# the guest stopped before check ended: the tests that finished are
+	# kept (the merge shows the rest as not yet run); the shard is partial
+	partial=yes
 fi
 
 finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-fver=$(sed -n 's/^fstests //p' "$m/env.txt" | head -n 1)
+# env.txt comes at the guest's end; a partial run has its first lines on the console
+envf=$m/env.txt
+[ -s "$envf" ] || envf=$m/guest.out
+fver=$(sed -n 's/\r$//; s/^fstests //p' "$envf" | head -n 1)
 out=$resdir/$mode
 mkdir -p "$out"
 rm -rf "${out:?}/$name" "$out/$name.csv" "$out/$name.txt"
@@ -137,7 +148,11 @@ for t in $(awk -F'\t' '$2 == "fail" { print $1 }' "$m/results.tsv"); do
 		{ head -c "$failbytes" "$f"; [ "$size" -gt "$failbytes" ] && printf '\n[... cut at %d of %d bytes]\n' "$failbytes" "$size"; } |
 			sed "s|$top|.|g" >"$out/$name/${t//\//-}.txt"
 	else
-		echo "(the guest printed no output for $t: no .out.bad, .full or .dmesg)" >"$out/$name/${t//\//-}.txt"
+		if [ $partial = yes ]; then
+			echo "(no output kept for $t: the guest prints failures' output when check ends, and this run stopped before)"
+		else
+			echo "(the guest printed no output for $t: no .out.bad, .full or .dmesg)"
+		fi >"$out/$name/${t//\//-}.txt"
 	fi
 done
 reported=$(wc -l <"$m/results.tsv")
@@ -150,12 +165,19 @@ reported=$(wc -l <"$m/results.tsv")
 	echo "started $started"
 	echo "finished $finished"
 	echo "wall_seconds $((t1 - t0))"
-	echo "check_seconds $(sed -n 's/^check_seconds //p' "$m/env.txt")"
-	echo "guest_exit $(cat "$m/status")"
+	echo "check_seconds $(sed -n 's/^check_seconds //p' "$m/env.txt" 2>/dev/null)"
+	echo "guest_exit $gexit"
+	echo "complete $([ $partial = yes ] && echo no || echo yes)"
+	if [ $partial = yes ]; then
+		# the test check was in when the guest stopped: the last one it
+		# named at the start of a line with no result for it
+		last=$(sed 's/\r$//' "$m/guest.out" | grep -oE '^(generic|ext4)/[0-9]{3}[A-Za-z0-9-]*' | tail -n 1)
+		[ -n "$last" ] && ! cut -f1 "$m/results.tsv" | grep -qx "$last" && echo "running_when_stopped $last"
+	fi
 	echo "kernel $kcol"
-	echo "kernel_release $(sed -n 's/^kernel \([^ ]*\).*/\1/p' "$m/env.txt" | head -n 1)"
+	echo "kernel_release $(sed -n 's/\r$//; s/^kernel \([^ ]*\) flavour.*/\1/p' "$envf" | head -n 1)"
 	echo "mount_options ${mntopts:-(defaults)}"
-	echo "test_mount $(sed -n 's/^test_mount //p' "$m/env.txt")"
+	echo "test_mount $(sed -n 's/^test_mount //p' "$m/env.txt" 2>/dev/null)"
 	echo "fstests $fver"
 	echo "commit $commit"
 	echo "host_load_at_start $load"
@@ -164,5 +186,5 @@ reported=$(wc -l <"$m/results.tsv")
 mv "$out/$name.csv.tmp" "$out/$name.csv"
 missing=$(echo $tests | tr ' ' '\n' | awk -F'\t' 'NR == FNR { r[$1] = 1; next } !($1 in r)' "$m/results.tsv" - | xargs)
 [ -n "$missing" ] && echo "fstests shard: $mode $k/$n: check reported no result for: $missing" >&2
-echo "fstests shard: $mode $k/$n: $(awk -F'\t' '{ c[$2]++ } END { printf "%d pass, %d fail, %d notrun", c["pass"], c["fail"], c["notrun"] }' "$m/results.tsv") of $ntests in $((t1 - t0)) s -> ${out#"$top"/}/$name.csv" >&2
-exit 0
+echo "fstests shard: $mode $k/$n: $(awk -F'\t' '{ c[$2]++ } END { printf "%d pass, %d fail, %d notrun", c["pass"], c["fail"], c["notrun"] }' "$m/results.tsv") of $ntests in $((t1 - t0)) s$([ $partial = yes ] && echo " (PARTIAL: the guest stopped before check ended, exit $gexit)") -> ${out#"$top"/}/$name.csv" >&2
+[ $partial = no ]

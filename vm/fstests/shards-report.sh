@@ -120,16 +120,20 @@ for m in $modes; do
 		w=$(meta "$t" wall_seconds)
 		wall=$((wall + ${w:-0}))
 		b=$(basename "$t" .txt)
-		shards="$shards ${b#shard-}"
+		b=${b#shard-}
+		[ "$(meta "$t" complete)" = no ] && b="$b~(partial)"
+		shards="$shards $b"
 	done
-	shards=$(echo $shards | tr ' ' '\n' | sed 's/-of-/\//' | LC_ALL=C sort -t/ -k2,2n -k1,1n | paste -sd' ' | sed 's/ /, /g')
+	shards=$(echo $shards | tr ' ' '\n' | sed 's/-of-/\//' | LC_ALL=C sort -t/ -k2,2n -k1,1n | paste -sd' ' | sed 's/ /, /g; s/~/ /g')
 	own=$(awk -F'\t' -v m="$m" '$1 == m { s += $5 } END { printf "%d", s }' "$tmp/latest")
 	echo "| $m | $n | $(count "$m" pass) | $(count "$m" fail) | $(count "$m" notrun) | $notyet | $shards | $(hms "$wall") | $(hms "$own") |"
 done
 echo
 echo "Guest wall time: each landed shard's guest from boot to power-off (vm/fstests/run.sh), summed;"
 echo "the tests' own time is fstests' per-test seconds, summed (notrun tests take about none)."
-echo "Per-shard facts (start, host load, kernel release, commit) are in \`$rel/MODE/shard-K-of-N.txt\`."
+echo "A partial shard's guest stopped before check ended (a timeout, a hung test): its tests that"
+echo "finished count, the rest are not yet run. Per-shard facts (start, host load, kernel release,"
+echo "commit, the test running when a guest stopped) are in \`$rel/MODE/shard-K-of-N.txt\`."
 echo
 
 echo "## Series"
