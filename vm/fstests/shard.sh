@@ -67,15 +67,18 @@ for t in $EXCLUDE; do case $t in */[0-9]*) ;; *) die "EXCLUDE: '$t' is not a tes
 [ $checkonly = 1 ] && exit 0
 [ "$(echo $mode | wc -w)" = 1 ] || die "MODE='$mode': one mode a run"
 
-# The split.  A test's shard is a hash of its name alone (djb2 over the
-# name's bytes, mod 2^32, then mod N): a test added to or dropped from the
-# group elsewhere moves no other test, unlike slices of the sorted list,
-# whose boundaries all shift.  N is part of the file name, so a run with
-# another N never overwrites these; the merge takes each test's latest row.
+# The split.  A test's shard is a hash of its name alone: a test added to
+# or dropped from the group elsewhere moves no other, unlike slices of the
+# sorted list, whose boundaries all shift.  The hash is polynomial over the
+# name's bytes, base 65599 modulo the prime 2^31-1 (exact in awk's doubles),
+# then mod N: even for every N (djb2's base 33 is not: 33 = 3 x 11, so
+# with N = 3, 11 or their multiples only the last character counted).  N is
+# part of the file name, so a run with another N overwrites nothing; the
+# merge takes each test's latest row.
 shard_of() { # N: reads test names, prints "shard name" (shards 1..N)
 	awk -v n="$1" 'BEGIN { for (i = 32; i < 127; i++) ord[sprintf("%c", i)] = i }
-		function djb2(s,   h, i) { h = 5381; for (i = 1; i <= length(s); i++) h = (h * 33 + ord[substr(s, i, 1)]) % 4294967296; return h }
-		{ print djb2($1) % n + 1, $1 }'
+		function hash(s,   h, i) { h = 0; for (i = 1; i <= length(s); i++) h = (h * 65599 + ord[substr(s, i, 1)]) % 2147483647; return h }
+		{ print hash($1) % n + 1, $1 }'
 }
 all=$("$here/group-list.sh" "$GROUP") || exit 2
 tests=$(echo "$all" | shard_of "$n" | awk -v k="$k" -v ex=" $EXCLUDE " '$1 == k && index(ex, " " $2 " ") == 0 { print $2 }' | xargs)

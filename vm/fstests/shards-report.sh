@@ -101,8 +101,8 @@ echo "fstests $fv, group \`$group\` on ext4: $ngroup tests ($(grep -c '^generic/
 echo "Each shard is one QEMU guest (TCG) booted on the fstests root image"
 echo "(vm/fstests/mkrootfs.sh, Debian 12), TEST_DEV and SCRATCH_DEV 8 GiB virtio disks with mke2fs's default"
 echo "ext4; the guest kernel is tinyconfig plus \`kernel-patches/vm.config\`. A shard is"
-echo "\`make fstests GROUP=$group SHARD=K/N MODE=...\`: the tests whose name hashes to K (djb2 of the"
-echo "name, mod N), so adding a test to the group moves no other. Modes: \`stock\` the unpatched"
+echo "\`make fstests GROUP=$group SHARD=K/N MODE=...\`: the tests whose name hashes to K (a polynomial"
+echo "hash of the name, mod N), so adding a test to the group moves no other. Modes: \`stock\` the unpatched"
 echo "kernel; \`patched\` the series, unhinted; \`patched-hot\` the series with every create hinted"
 echo "hot (the preload library) and both filesystems mounted with \`region_reserve=1\`."
 echo
