@@ -269,6 +269,25 @@ echo
 
 echo "## Not yet run"
 echo
+# the shards still to run, for each N a mode has shards of
+for m in stock patched patched-hot; do
+	ns=$(ls "$res/$m"/shard-*-of-*.csv 2>/dev/null | sed 's/.*-of-\([0-9]*\)\.csv$/\1/' | sort -un) || true
+	[ -n "$ns" ] || ns=$(ls "$res"/*/shard-*-of-*.csv 2>/dev/null | sed 's/.*-of-\([0-9]*\)\.csv$/\1/' | sort -un) || true
+	for n in $ns; do
+		todo=""
+		for k in $(seq 1 "$n"); do
+			[ -f "$res/$m/shard-$k-of-$n.csv" ] && ! grep -qx 'complete no' "$res/$m/shard-$k-of-$n.txt" 2>/dev/null && continue
+			todo="$todo $k"
+		done
+		todo=$(echo $todo | tr ' ' '\n' | awk 'NF { if ($1 == p + 1 && s != "") { p = $1; next } if (s != "") o = o (o != "" ? "," : "") (s == p ? s : s "-" p); s = p = $1 } END { if (s != "") o = o (o != "" ? "," : "") (s == p ? s : s "-" p); print o }')
+		if [ -n "$todo" ]; then
+			echo "- $m, N=$n: shards $todo to run (\`make fstests GROUP=$group SHARD=K/$n MODE=$m\`; a partial shard counts as to run)"
+		else
+			echo "- $m, N=$n: every shard landed"
+		fi
+	done
+done
+echo
 for m in $modes; do
 	awk -F'\t' -v m="$m" 'NR == FNR { if ($1 == m) r[$2] = 1; next } !($1 in r)' "$tmp/latest" "$tmp/group" >"$tmp/notyet"
 	if [ -s "$tmp/notyet" ]; then
