@@ -11,11 +11,15 @@
 #   TESTS      tests to run (e.g. "generic/001 ext4/001"), or
 #   GROUP      a group (e.g. quick); TESTS wins when both are set
 #   EXCLUDE    tests to leave out (check -e)
+#   MOUNT_OPTIONS  extra ext4 mount options (e.g. region_reserve=1) for TEST_DEV
+#              and SCRATCH_DEV: fstests' EXT_MOUNT_OPTIONS, which its ext4
+#              MOUNT_OPTIONS and TEST_FS_MOUNT_OPTS both carry
 #   TEST_DEV, SCRATCH_DEV (default /dev/vda, /dev/vdb)
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 here=$(cd "$(dirname "$0")" && pwd)
 FLAVOUR=${FLAVOUR:-unknown} HINT=${HINT:-none}
+MOUNT_OPTIONS=${MOUNT_OPTIONS:-}
 TEST_DEV=${TEST_DEV:-/dev/vda} SCRATCH_DEV=${SCRATCH_DEV:-/dev/vdb}
 fst=/var/lib/xfstests
 die() { echo "guest-fstests: $*"; exit 2; }
@@ -28,6 +32,7 @@ emit() { # NAME FILE: FILE's text for the host, as NAME
 [ -x $fst/check ] || die "no fstests in this root ($fst/check): boot with vm/runner/run --rootfs IMAGE"
 for d in "$TEST_DEV" "$SCRATCH_DEV"; do [ -b "$d" ] || die "no block device $d"; done
 case $HINT in none|hot|cold) ;; *) die "HINT='$HINT': use none, hot or cold" ;; esac
+case $MOUNT_OPTIONS in *[!a-z0-9_=,.-]*) die "MOUNT_OPTIONS='$MOUNT_OPTIONS': only options like region_reserve=1" ;; esac
 preload=""
 if [ "$HINT" != none ]; then
 	[ -r "$here/hotcold-preload.so" ] || die "HINT=$HINT but no $here/hotcold-preload.so"
@@ -39,6 +44,7 @@ fi
 hostname fstests 2>/dev/null
 {
 	echo "kernel $(uname -r) flavour $FLAVOUR hint $HINT"
+	echo "mount_options ${MOUNT_OPTIONS:-(defaults)}"
 	for d in "$TEST_DEV" "$SCRATCH_DEV"; do
 		b=$(basename "$d")
 		echo "$d size $(($(cat /sys/block/$b/size) / 2048)) MiB rotational $(cat /sys/block/$b/queue/rotational)"
@@ -59,6 +65,10 @@ export TEST_DIR=/mnt/test
 export SCRATCH_DEV=$SCRATCH_DEV
 export SCRATCH_MNT=/mnt/scratch
 EOF
+[ -n "$MOUNT_OPTIONS" ] && echo "export EXT_MOUNT_OPTIONS=\"-o $MOUNT_OPTIONS\"" >>$fst/local.config
+# dm targets (flakey, snapshot, ...) without udev in the guest: libdevmapper
+# makes the /dev/mapper nodes itself
+export DM_DISABLE_UDEV=1
 mkdir -p /mnt/test /mnt/scratch
 
 # Every hinted create is one ext4_hotcold_alloc event (patched kernel only):
@@ -87,6 +97,27 @@ else
 	die "set TESTS or GROUP"
 fi
 rm -rf $fst/results
+# Each test's xunit entry as check appends it (to /tmp/PID.report.xunit.*.xml,
+# check's $tmp) goes to the console too, every line prefixed with
+# @@XUNIT@@: a guest stopped before check ends (timeout, a hung test) still
+# hands the host the tests that finished (vm/fstests/run.sh).
+rm -f /tmp/xunit-stream-stop
+(
+	n=0
+	while :; do
+		stop=0
+		[ -e /tmp/xunit-stream-stop ] && stop=1
+		for f in /tmp/[0-9]*.report.xunit.*.xml; do
+			[ -f "$f" ] || continue
+			total=$(wc -l <"$f")
+			[ "$total" -gt "$n" ] && sed -n "$((n + 1)),${total}s/^/@@XUNIT@@ /p" "$f"
+			n=$total
+		done
+		[ $stop = 1 ] && break
+		sleep 5
+	done
+) &
+spid=$!
 t0=$(date +%s)
 cd $fst || die "cd $fst"
 if [ -n "$preload" ]; then
@@ -96,9 +127,13 @@ else
 fi
 rc=$?
 t1=$(date +%s)
+touch /tmp/xunit-stream-stop
+wait $spid
 echo "check exited $rc after $((t1 - t0)) s"
 echo "check_exit $rc" >>/tmp/env.txt
 echo "check_seconds $((t1 - t0))" >>/tmp/env.txt
+# how TEST_DEV was mounted at the end (the mount options in effect)
+echo "test_mount $(grep "^$TEST_DEV " /proc/mounts | head -n 1)" >>/tmp/env.txt
 
 # Hint counters of the filesystems still mounted (the root's, at least:
 # fstests' results are created there), and the events of every one.

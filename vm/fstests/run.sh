@@ -6,7 +6,9 @@
 #
 # Usage: vm/fstests/run.sh OUTDIR
 #   OUTDIR/MODE/ (MODE = patched-none, patched-hot, stock-none, ...) keeps
-#   guest.out (the guest's output), result.xml, check.log, env.txt,
+#   guest.out (the guest's output), result.xml (or, when the guest stopped
+#   before check ended, result-partial.xml and a file "partial": the
+#   tests that finished, from the entries the guest streamed), check.log, env.txt,
 #   hint-events.txt, hint-counters.txt, fail-*.txt, results.tsv
 #   (test, status pass|fail|notrun, seconds, reason); OUTDIR/report.md is
 #   vm/fstests/report.sh's page.
@@ -27,6 +29,8 @@
 #                    TESTS, 48 h for a group)
 #   VM_MEM           guest memory, MiB (default 2048 here)
 #   FSTESTS_GUESTS   modes run at once, one guest each (default 1)
+#   FSTESTS_MOUNT_OPTIONS  extra ext4 mount options for TEST_DEV and SCRATCH_DEV
+#                    (e.g. region_reserve=1; the guest sets fstests' EXT_MOUNT_OPTIONS)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -41,6 +45,7 @@ TESTS=${TESTS:-} GROUP=${GROUP:-} EXCLUDE=${EXCLUDE:-}
 PATCHED_BZIMAGE=${PATCHED_BZIMAGE:-$build/kbuild-patched/arch/x86/boot/bzImage}
 STOCK_BZIMAGE=${STOCK_BZIMAGE:-$build/kbuild-stock/arch/x86/boot/bzImage}
 disk=${FSTESTS_DISK:-plain} size=${FSTESTS_DISK_SIZE:-8G}
+mntopts=${FSTESTS_MOUNT_OPTIONS:-}
 export VM_MEM=${VM_MEM:-2048}
 
 case $KERNEL in patched) kernels=patched ;; stock) kernels=stock ;; both) kernels="patched stock" ;;
@@ -53,6 +58,7 @@ for t in $TESTS; do case $t in */[0-9]*) ;; *) die "TESTS: '$t' is not a test na
 for t in $EXCLUDE; do case $t in */[0-9]*) ;; *) die "EXCLUDE: '$t' is not a test name like generic/001" ;; esac; done
 case "$TESTS$EXCLUDE" in *[!a-z0-9/\ _-]*) die "TESTS/EXCLUDE: only test names like generic/001" ;; esac
 case $GROUP in *[!a-z0-9_,-]*) die "GROUP='$GROUP' is not a group name" ;; esac
+case $mntopts in *[!a-z0-9_=,.-]*) die "FSTESTS_MOUNT_OPTIONS='$mntopts': only mount options like region_reserve=1,nodelalloc" ;; esac
 ntests=$(echo $TESTS | wc -w)
 jobs=${FSTESTS_GUESTS:-1}
 case $jobs in ''|*[!0-9]*|0) die "FSTESTS_GUESTS='$jobs': give how many guests may run at once (1 or more)" ;; esac
@@ -104,18 +110,25 @@ run_mode() {
 	local k=$1 h=$2 bz=$PATCHED_BZIMAGE m=$out/$1-$2 st t0 t1
 	[ "$k" = stock ] && bz=$STOCK_BZIMAGE
 	rm -rf "$m" && mkdir -p "$m"
-	echo "fstests: $k kernel, hint $h, ${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
+	echo "fstests: $k kernel, hint $h, ${mntopts:+mount options $mntopts, }${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
 	t0=$(date +%s)
 	nice -n 19 "$top/vm/runner/run" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
 		--rootfs "$ROOTFS" --initrd-extra "$extra" -- \
-		"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' bash /initrd/fstests/guest.sh" \
+		"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' MOUNT_OPTIONS='$mntopts' bash /initrd/fstests/guest.sh" \
 		>"$m/guest.out" 2>"$m/vmrun.err"
 	st=$?
 	t1=$(date +%s)
 	echo "$((t1 - t0))" >"$m/seconds"
 	awk -v dir="$m" -f "$top/bench/split-guest-output.awk" "$m/guest.out"
+	rm -f "$m/partial"
 	if [ -s "$m/result.xml" ]; then
 		xunit_tsv "$m/result.xml" >"$m/results.tsv"
+	elif grep -q '@@XUNIT@@ ' "$m/guest.out"; then
+		# check did not end: the tests that finished, from the xunit
+		# entries the guest streamed (guest.sh); $m/partial says so
+		sed -n 's/\r$//; s/.*@@XUNIT@@ //p' "$m/guest.out" >"$m/result-partial.xml"
+		xunit_tsv "$m/result-partial.xml" >"$m/results.tsv"
+		echo "$(wc -l <"$m/results.tsv") tests finished before the guest stopped" >"$m/partial"
 	else
 		: >"$m/results.tsv"
 	fi
