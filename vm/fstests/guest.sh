@@ -66,10 +66,21 @@ export SCRATCH_DEV=$SCRATCH_DEV
 export SCRATCH_MNT=/mnt/scratch
 EOF
 [ -n "$MOUNT_OPTIONS" ] && echo "export EXT_MOUNT_OPTIONS=\"-o $MOUNT_OPTIONS\"" >>$fst/local.config
+# the kernel's .config, when the host shipped it (run.sh): tests that ask
+# for a config option (_has_kernel_config) read it there
+[ -r "$here/kconfig-$FLAVOUR" ] && echo "export KCONFIG_PATH=$here/kconfig-$FLAVOUR" >>$fst/local.config
 # dm targets (flakey, snapshot, ...) without udev in the guest: libdevmapper
 # makes the /dev/mapper nodes itself
 export DM_DISABLE_UDEV=1
 mkdir -p /mnt/test /mnt/scratch
+# TEST_DEV mounted once as fstests will mount it: the kernel takes the
+# options, and /proc/mounts shows which are in effect
+if mount -t ext4 -o "acl,user_xattr${MOUNT_OPTIONS:+,$MOUNT_OPTIONS}" "$TEST_DEV" /mnt/test; then
+	echo "test_mount $(grep "^$TEST_DEV " /proc/mounts | head -n 1)" >>/tmp/env.txt
+	umount /mnt/test
+else
+	die "mount -o acl,user_xattr${MOUNT_OPTIONS:+,$MOUNT_OPTIONS} $TEST_DEV failed: the kernel refuses the options"
+fi
 
 # Every hinted create is one ext4_hotcold_alloc event (patched kernel only):
 # dev, the hint asked for and its outcome.  A reader drains the buffer
@@ -132,8 +143,6 @@ wait $spid
 echo "check exited $rc after $((t1 - t0)) s"
 echo "check_exit $rc" >>/tmp/env.txt
 echo "check_seconds $((t1 - t0))" >>/tmp/env.txt
-# how TEST_DEV was mounted at the end (the mount options in effect)
-echo "test_mount $(grep "^$TEST_DEV " /proc/mounts | head -n 1)" >>/tmp/env.txt
 
 # Hint counters of the filesystems still mounted (the root's, at least:
 # fstests' results are created there), and the events of every one.

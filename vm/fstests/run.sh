@@ -85,6 +85,13 @@ extra=$out/extra
 rm -rf "$extra" && mkdir -p "$extra/fstests"
 install -m 0755 "$here/guest.sh" "$extra/fstests/guest.sh"
 [ -n "${PRELOAD_SO:-}" ] && [ -r "$PRELOAD_SO" ] && cp "$PRELOAD_SO" "$extra/fstests/hotcold-preload.so"
+# each kernel's .config (beside its build's arch/x86/boot/bzImage), for
+# fstests' _has_kernel_config (guest.sh points KCONFIG_PATH at it)
+for k in $kernels; do
+	bz=$PATCHED_BZIMAGE; [ $k = stock ] && bz=$STOCK_BZIMAGE
+	kc=${bz%/arch/x86/boot/bzImage}/.config
+	[ -r "$kc" ] && cp "$kc" "$extra/fstests/kconfig-$k"
+done
 
 disk_args=()
 for _ in test scratch; do

@@ -235,7 +235,8 @@ awk -F'\t' -v modes="$modes" '
 		# DAX needs a persistent-memory device, which the guest has not
 		if (l ~ /dax/) return "4 the test setup (devices, sizes, users, options) or other"
 		if (l ~ /reflink|dedupe|clone|not supported by this filesystem type|filesystem type.*not supported|does not support (shared|reflink)|xfs|btrfs|realtime|rtdev|fsmap|exchangerange|swapext|startupdate|atomic|extsize|casefold.*not supported by fs|idmapped.*ext4/) return "1 ext4 (or fstests on ext4): the filesystem has no such feature"
-		if (l ~ /kernel|config_|module|dm target|dm_target|device.mapper|not compiled|support is missing in the kernel|fail_make_request|debugfs|\/sys\/|\/proc\/|io_uring|hugepage|thp|cgroup|scsi_debug|zoned|namespace|old kernel/) return "2 the guest kernel or its config"
+		if (l ~ /filesystem does not support|ext4 does not/) return "1 ext4 (or fstests on ext4): the filesystem has no such feature"
+		if (l ~ /kernel|config_|module|fcntl|setdeleg|setlease|dm target|dm_target|device.mapper|not compiled|support is missing in the kernel|fail_make_request|debugfs|\/sys\/|\/proc\/|io_uring|hugepage|thp|cgroup|scsi_debug|zoned|namespace|old kernel/) return "2 the guest kernel (6.1) or its config"
 		if (l ~ /not found|command|prog|utility|program|binary|package|python|perl module|installed|xfs_io .* support is missing|missing .* (tool|binary)/) return "3 a tool missing in the guest root image"
 		return "4 the test setup (devices, sizes, users, options) or other"
 	}
