@@ -79,29 +79,13 @@ static void usage(FILE *f)
 		"the inode, name and contents stay.  See the header of bench/move.c.\n");
 }
 
-/* a CSV field: quoted (RFC 4180) when it holds a comma, a quote or a newline */
-static void csv_field(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 /* 0 moved or nothing to do, 1 not moved; one CSV row */
 static int move_one(const char *path, enum hc_target t)
 {
 	struct hc_move_result r;
 	int ret = hc_move_file(path, t, &mopts, &r);
 
-	csv_field(path);
+	csv_field(stdout, path);
 	printf(",%llu,%llu,%s,%s,%llu,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
 	       (unsigned long long)r.st.st_ino,
 	       (unsigned long long)r.st.st_size, hc_target_name[t], r.outcome,

@@ -281,3 +281,19 @@ out:
 		close(fd);
 	return ret;
 }
+
+/* a CSV field to O: quoted (RFC 4180) when it holds a comma, a quote or a newline */
+void csv_field(FILE *o, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, o);
+		return;
+	}
+	putc('"', o);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', o);
+		putc(*s, o);
+	}
+	putc('"', o);
+}

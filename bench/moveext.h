@@ -12,6 +12,7 @@
 #ifndef HC_MOVEEXT_H
 #define HC_MOVEEXT_H
 
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -63,5 +64,8 @@ int hc_target_third(enum hc_target t);
  */
 int hc_move_file(const char *path, enum hc_target t,
 		 const struct hc_move_opts *o, struct hc_move_result *r);
+
+/* Print S to O as one CSV field (RFC 4180 quoting when needed). */
+void csv_field(FILE *o, const char *s);
 
 #endif

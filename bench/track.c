@@ -376,21 +376,6 @@ static int by_score(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
-static void csv_field(FILE *o, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, o);
-		return;
-	}
-	putc('"', o);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', o);
-		putc(*s == '\n' ? ' ' : *s, o);
-	}
-	putc('"', o);
-}
-
 static void log_row(long iv, const struct file *f, enum hc_target t,
 		    uint64_t bytes, const char *result, double first_after,
 		    double secs)

@@ -26,21 +26,6 @@
 
 #include "moveext.h"
 
-static void csv_field(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 int main(int argc, char **argv)
 {
 	int i, ret = 0;
@@ -79,7 +64,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		close(fd);
-		csv_field(argv[i]);
+		csv_field(stdout, argv[i]);
 		printf(",%llu,%llu,%.4f,%.4f,%.4f\n", (unsigned long long)st.st_ino,
 		       (unsigned long long)st.st_size, hc_frac(b, 0),
 		       hc_frac(b, 1), hc_frac(b, 2));
