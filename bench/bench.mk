@@ -47,6 +47,7 @@ scaleout-check: $(BENCH_DEPS)
 bench-pages-check: | $(BUILD)/.stamp-deps
 	@$(TOP)/bench/test-lib.sh
 	@$(TOP)/bench/test-pages.sh
+	@$(TOP)/bench/test-alloc-results.sh
 
 CHECK_HOST_TARGETS += bench-pages-check
 CHECK_GUEST_TARGETS += bench-check aged-check scaleout-check

@@ -63,13 +63,35 @@ $(BTOOLS_OUT)/hc-tracejoin: $(TOP)/bench/tracejoin.c $(TOP)/ioengines/hotcold-ma
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/ioengines -o $@ $< -lm
 
-guest-tests: $(GUEST_BIN)/create_bench $(GUEST_BIN)/guest-bench.sh
+guest-tests: $(GUEST_BIN)/create_bench $(GUEST_BIN)/guest-bench.sh $(GUEST_BIN)/alloc_bench $(GUEST_BIN)/guest-alloc.sh
 
 $(GUEST_BIN)/create_bench: $(TOP)/bench/create_bench.c $(GUEST_HDRS) | $(GUEST_BIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST_SRC) -o $@ $<
 
 $(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
+
+# The allocation-cost benchmark (bench/alloc_bench.c, run in the guest by
+# bench/guest-alloc.sh, driven by bench/alloc-bench.sh, its page written by
+# bench/alloc-results.sh): small files created, written (64 KiB), fsynced
+# and unlinked on a 64 GiB and a 16 TiB ext4, patched (region_reserve=0/1)
+# and stock, RUNS rounds of alternating boots.  Not a test; its page is
+# results/alloc/RESULTS.md.
+#   make alloc-bench [RUNS=5] [ALLOC_SIZES="64G 17592186040320"] [ALLOC_OUT=dir]
+$(GUEST_BIN)/alloc_bench: $(TOP)/bench/alloc_bench.c $(GUEST_HDRS) | $(GUEST_BIN)
+	nice $(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST_SRC) -o $@ $<
+
+$(GUEST_BIN)/guest-alloc.sh: $(TOP)/bench/guest-alloc.sh | $(GUEST_BIN)
+	install -m 0755 $< $@
+
+ALLOC_OUT ?= $(TOP)/results/alloc
+ALLOC_SIZES ?= 64G 17592186040320
+.PHONY: alloc-bench
+alloc-bench: kernel-patched kernel-stock guest-tests vm-initramfs
+	@RUNS=$(or $(RUNS),5) SIZES='$(ALLOC_SIZES)' $(TOP)/bench/alloc-bench.sh $(ALLOC_OUT) \
+		$(BZIMAGE_PATCHED) $(BZIMAGE_STOCK) $(BUILD)/guest-tests/root
+	@$(TOP)/bench/alloc-results.sh $(ALLOC_OUT) "make alloc-bench RUNS=$(or $(RUNS),5)"
+HELP_LINES += "alloc-bench  allocation cost of small files, 64 GiB vs 16 TiB, patched vs stock -> results/alloc/ (RUNS=)"
 
 # hc-track's policy on the host: track.c with a stub move (bench/test-track.c)
 $(BTOOLS_OUT)/test-track: $(TOP)/bench/test-track.c $(TOP)/bench/track.c $(TOP)/vm/lib/tap.h $(BTOOLS_MOVEEXT)

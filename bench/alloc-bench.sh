@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The allocation-cost benchmark: create + write(64 KiB) + fsync + unlink of
+# small files, hinted (O_HOT, O_COLD) and not, on the patched kernel with
+# region_reserve=0 and =1 and on the stock kernel, on a fresh ext4 of each
+# size in SIZES (default "64G 17592186040320": 64 GiB, 512 groups, and the
+# largest sparse image the host's ext4 allows, 16 TiB less 4 KiB, 131,072
+# groups).  RUNS rounds (default 5); each round boots every kernel once per
+# size, stock and patched alternating which goes first.  Not a test.
+#
+# Usage: bench/alloc-bench.sh OUT PATCHED_BZIMAGE STOCK_BZIMAGE TESTROOT
+#   RUNS, SIZES, ALLOC_FILES (default 300), ALLOC_ROUNDS (default 3, the
+#   first a warm-up).
+# Writes OUT/alloc-runs.csv:
+#   run,size,groups,kernel,reserve,mode,files,bytes,seconds,rate,sys_us_per_file,groups_scanned
+# and OUT/runs/ROUND-SIZE-KERNEL/{guest.out,vmrun.err}; then
+# bench/alloc-results.sh OUT writes OUT/RESULTS.md.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
+lib_init ALLOC alloc-bench.sh
+out=${1:-} patched=${2:-} stock=${3:-} root=${4:-}
+[ $# = 4 ] || die "usage: bench/alloc-bench.sh OUT PATCHED_BZIMAGE STOCK_BZIMAGE TESTROOT"
+RUNS=${RUNS:-5} SIZES=${SIZES:-64G 17592186040320}
+files=${ALLOC_FILES:-300} rounds=${ALLOC_ROUNDS:-3}
+case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a number >= 1" ;; esac
+case $files$rounds in *[!0-9]*) die "ALLOC_FILES='$files' ALLOC_ROUNDS='$rounds': give numbers" ;; esac
+[ "$rounds" -ge 2 ] || die "ALLOC_ROUNDS='$rounds': at least 2 (the first is a warm-up)"
+for s in $SIZES; do case $s in ''|*[!0-9KMGT]*) die "SIZES: '$s' is not a size like 64G" ;; esac; done
+for f in "$patched" "$stock"; do [ -f "$f" ] || die "no kernel image '$f'"; done
+[ -x "$root/tests/alloc_bench" ] && [ -x "$root/tests/guest-alloc.sh" ] ||
+	die "'$root' has no tests/alloc_bench and tests/guest-alloc.sh (make guest-tests)"
+mkdir -p "$out/runs" || die "cannot create $out"
+csv=$out/alloc-runs.csv
+echo "run,size,groups,kernel,reserve,mode,files,bytes,seconds,rate,sys_us_per_file,groups_scanned" >"$csv"
+total=$((RUNS * $(echo $SIZES | wc -w) * 2)) n=0
+for r in $(seq 1 "$RUNS"); do
+	order="stock patched"
+	[ $((r % 2)) = 0 ] && order="patched stock"
+	for s in $SIZES; do
+		for k in $order; do
+			n=$((n + 1))
+			stage "round $r/$RUNS size $s kernel $k (boot $n of $total)"
+			d=$out/runs/$r-$s-$k
+			mkdir -p "$d"
+			eval "img=\$$k"
+			res="0 1"
+			[ $k = stock ] && res=0
+			VM_QUIET=1 "$top/vm/runner/run" --timeout 5400 --kernel "$img" --disk "$s" --initrd-extra "$root" -- \
+				"KERNEL_FLAVOUR=$k BENCH_RESERVES='$res' BENCH_FILES=$files BENCH_ROUNDS=$rounds /tests/guest-alloc.sh" \
+				>"$d/guest.out" 2>"$d/vmrun.err" || { guest_failed "$d" "the $k kernel's guest at size $s failed"; exit 1; }
+			lines=$(grep -E '^[01],(none|hot|cold),' "$d/guest.out")
+			[ -n "$lines" ] || { guest_failed "$d" "no results from the $k kernel at size $s"; exit 1; }
+			echo "$lines" | awk -F, -v r="$r" -v s="$s" -v k="$k" \
+				'{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, $8, k, $1, $2, $3, $4, $5, $6, $7, $9 }' >>"$csv"
+		done
+	done
+done
+stage "done: $csv"

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The allocation-cost benchmark's page: OUT/RESULTS.md and OUT/alloc-summary.csv
+# from OUT/alloc-runs.csv (bench/alloc-bench.sh).
+# Usage: bench/alloc-results.sh OUT [COMMAND]
+#   COMMAND: the command that made the run, printed on the page
+# Ratios are taken within a round (the same boot order and host load) and
+# summarised across rounds as median (min-max):
+#   patched/stock  rate of the patched kernel (reserve R, mode M) over the
+#                  stock kernel's (mode M: stock ignores the hint) at a size
+#   large/small    a configuration's rate at the largest size over its rate
+#                  at the smallest
+# Aims (issue: the series' cost must not grow with the filesystem):
+# patched/stock >= 0.95 at every size, large/small >= 0.90; "met" only when
+# the whole range clears the aim.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
+lib_init ALLOC alloc-results.sh
+out=${1:-}
+cmd=${2:-make alloc-bench}
+csv=$out/alloc-runs.csv
+[ -s "$csv" ] || die "no $csv (run bench/alloc-bench.sh first)"
+commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$top" status --porcelain 2>/dev/null | grep -v '^??' | head -n 1)
+[ -n "$dirty" ] && commit="$commit (uncommitted changes)"
+sum=$out/alloc-summary.csv
+awk -F, "$STATS_AWK"'
+NR == 1 { next }
+{
+	k = $2 SUBSEP $4 SUBSEP $5 SUBSEP $6
+	if (!(k in seen)) { seen[k] = 1; keys[++nk] = k; grp[k] = $3 }
+	rate[k, ++nr[k]] = $10; sys[k, nr[k]] = $11; files[k] = $7
+	R[$1, $2, $4, $5, $6] = $10
+	if (!($2 in sz)) { sz[$2] = ++ns; szl[ns] = $2 }
+	run[$1] = 1
+}
+function summ(arr, k, n,	i, a) { for (i = 1; i <= n; i++) a[i] = arr[k, i]; stats_sort(a, n); return stats_med(a, n) "," a[1] "," a[n] }
+function ratios(num, den,	r, i, a, n) {
+	n = 0
+	for (r in run) if ((num r) in Rx && (den r) in Rx && Rx[den r] > 0) a[++n] = Rx[num r] / Rx[den r]
+	if (!n) return ",,,0"
+	stats_sort(a, n)
+	return sprintf("%.4f,%.4f,%.4f,%d", stats_med(a, n), a[1], a[n], n)
+}
+END {
+	for (x in R) { split(x, p, SUBSEP); Rx[p[2] SUBSEP p[3] SUBSEP p[4] SUBSEP p[5] SUBSEP p[1]] = R[x] }
+	small = szl[1]; large = szl[ns]
+	print "size,groups,kernel,reserve,mode,files_per_run,rate_median,rate_min,rate_max,sys_us_median,sys_us_min,sys_us_max,runs,vs_stock_median,vs_stock_min,vs_stock_max,large_vs_small_median,large_vs_small_min,large_vs_small_max"
+	for (i = 1; i <= nk; i++) {
+		k = keys[i]; split(k, p, SUBSEP)
+		vs = ratios(k SUBSEP, p[1] SUBSEP "stock" SUBSEP "0" SUBSEP p[4] SUBSEP)
+		split(vs, v, ",")
+		ls = ",,"
+		if (ns > 1 && p[1] == large) {
+			ls = ratios(large SUBSEP p[2] SUBSEP p[3] SUBSEP p[4] SUBSEP, small SUBSEP p[2] SUBSEP p[3] SUBSEP p[4] SUBSEP)
+			split(ls, w, ","); ls = w[1] "," w[2] "," w[3]
+		}
+		printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s\n", p[1], grp[k], p[2], p[3], p[4], files[k],
+			summ(rate, k, nr[k]), summ(sys, k, nr[k]), nr[k],
+			(p[2] == "stock" ? "" : v[1]), (p[2] == "stock" ? "" : v[2]), (p[2] == "stock" ? "" : v[3]), ls
+	}
+}' "$csv" >"$sum" || die "summarising $csv failed"
+
+LABEL_AWK='
+function label(s) { if (s ~ /^[0-9]+$/) return sprintf("%.0f TiB", s / 1099511627776) " less " (1099511627776 * sprintf("%.0f", s / 1099511627776) - s) / 1024 " KiB"; sub(/G$/, " GiB", s); sub(/T$/, " TiB", s); return s }
+function r3(m, lo, hi) { return (lo == hi) ? sprintf("%.3f", m) : sprintf("%.3f (%.3f-%.3f)", m, lo, hi) }
+'
+page=$out/RESULTS.md
+{
+	echo "# Allocation cost: small files on a 64 GiB and a 16 TiB ext4"
+	echo
+	echo "Written by \`bench/alloc-results.sh\` from the run in this folder, at commit $commit."
+	echo "Reproduce: \`$cmd\`."
+	echo
+	echo "Each file: create (O_HOT, O_COLD or no flag), write 64 KiB, fsync, close; then all"
+	echo "unlinked. A fresh ext4 per kernel, size and region_reserve value; the device is"
+	echo "marked rotational in the guest (a sparse image), so the hints apply. Rates and"
+	echo "system CPU time are on the guest's clock under TCG: they measure the kernel's CPU"
+	echo "cost, not a disk (the image is a sparse file on the host). Ratios are taken within"
+	echo "a round (each round boots every kernel once per size, stock and patched taking"
+	echo "turns to go first) and given as median (min-max) over rounds."
+	echo
+	echo "| size (groups) | kernel | reserve | mode | files/run | files/s | sys µs/file | runs | patched/stock | largest/smallest size |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	awk -F, "$STATS_AWK$LABEL_AWK"'NR > 1 {
+		vs = ($14 == "") ? "" : r3($14, $15, $16)
+		ls = ($17 == "") ? "" : r3($17, $18, $19)
+		printf "| %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label($1), $2, $3, ($3 == "stock" ? "-" : $4), $5, $6, mmm($7, $8, $9), mmm($10, $11, $12), $13, vs, ls
+	}' "$sum"
+	echo
+	echo "Aims: the patched kernel within 5% of stock at every size (patched/stock >= 0.95),"
+	echo "and no configuration more than 10% slower at 16 TiB than at 64 GiB (>= 0.90);"
+	echo "\"met\" only when the whole range clears the aim."
+	echo
+	echo "| size | reserve | mode | patched/stock | aim 0.95 | largest/smallest size | aim 0.90 |"
+	echo "|---|---|---|---|---|---|---|"
+	awk -F, "$LABEL_AWK"'
+	function verdict(lo, hi, aim) { if (lo == "") return ""; if (lo + 0 >= aim) return "met"; if (hi + 0 < aim) return "not met"; return "not met (the range straddles the aim)" }
+	NR > 1 && $3 == "patched" {
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n", label($1), $4, $5, r3($14, $15, $16), verdict($15, $16, 0.95),
+			($17 == "" ? "" : r3($17, $18, $19)), verdict($18, $19, 0.90)
+	}' "$sum"
+	echo
+	echo "Data: [alloc-runs.csv](alloc-runs.csv) (every boot), [alloc-summary.csv](alloc-summary.csv)."
+} >"$page"
+stage "wrote $page"
