@@ -73,7 +73,9 @@ fi
 	echo "the host, the same seed) that fit in $(e HOT_FRAC) of the workload's bytes: $(e HOT_FILES) files,"
 	echo "$(awk -v b="$(e HOT_BYTES)" 'BEGIN { printf "%.1f", b / 1048576 }') MiB. Arm b's fast partition holds exactly that set; c hints it;"
 	echo "d hints every other file of it (by rank) and as many of the least read"
-	echo "files; e and f run \`hc-track $(e track_e) --log ... /mnt\`."
+	echo "files; e runs \`hc-track $(e track_e) --log ... /mnt\`"
+	echo "while fio reads, f the same with \`--scan /mnt/zipf\` (so the files d hinted into the"
+	echo "hot region are known to be there and leave it when unread)."
 	echo
 	echo "Every time is the disk model's **service time** (arrival to end in its trace,"
 	echo "joined read by read with the engine's seek log), never the guest's clock."
