@@ -83,7 +83,8 @@ awk -v t="$ZIPF_THETA" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0) }' || d
 awk -v t="$TIME_SCALE" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t <= 1000) }' || die "TIME_SCALE='$TIME_SCALE': give a number from 0 to 1000"
 grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" || die "PROFILE='$PROFILE' is not in vm/hdd-model/profiles.conf"
 [ -r "$BZIMAGE_PATCHED" ] || die "patched kernel '$BZIMAGE_PATCHED' missing: make kernel-patched"
-[ "${ALT_IMAGES_ONLY:-0}" = 1 ] || [ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
+# the stock kernel is looked for when a stock arm starts (arms a and b):
+# the patched arms may run while it is still being built
 [ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
 [ -x "$FIO_BIN" ] || die "no host fio '$FIO_BIN': make engine-fio"
 for t in hc-age hc-mkfiles hc-track hc-where hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
@@ -237,6 +238,10 @@ run_arm() { # arm run
 	k=$(arm_kernel "$a")
 	stage "arm $a run $r/$RUNS: $k kernel, $(arm_layout "$a") image, tracker $( [ "$(arm_track "$a")" = - ] && echo off || echo on)"
 	[ "$k" = stock ] && k=$BZIMAGE_STOCK || k=$BZIMAGE_PATCHED
+	if [ ! -r "$k" ]; then
+		echo "bench/alternatives.sh: arm $a: kernel '$k' missing (make kernel-stock)" >&2
+		echo "$a $r FAIL no-kernel" >>"$out/status"; failed=1; return 1
+	fi
 	nice "$top/vm/runner/run" --kernel "$k" --timeout "${VM_TIMEOUT:-5400}" \
 		--hdd "$SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv,base=${img[$(arm_layout "$a")]}/disk.img" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
