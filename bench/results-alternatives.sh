@@ -115,6 +115,20 @@ fi
 	if [[ " $arms " == *" d "* ]] && [[ " $arms " == *" f "* ]]; then
 		echo "Half-wrong hints (d): steady p50 $(ratio "$(med d steady_p50_ms)" "$(med c steady_p50_ms)") of c's; corrected by the tracker (f): $(ratio "$(med f steady_p50_ms)" "$(med c steady_p50_ms)") of c's."
 	fi
+	# when hints are worth having: the tracker against right hints, and
+	# the fast partition against them, by the 10% rule of the table
+	has() { [[ " $arms " == *" $1 "* ]] && [ -n "$(med "$1" steady_p50_ms)" ]; }
+	if has c && has e; then
+		if awk -v e="$(med e steady_p50_ms)" -v c="$(med c steady_p50_ms)" 'BEGIN { exit !(e <= 1.1 * c) }'; then
+			echo "At steady state observation alone (e) is within 10% of right hints (c): what the hints buy is the time before the tracker has learnt (the windows before it got within 10%) and the I/O it spends moving ($(m e moved_mb) MiB here)."
+			has d && echo "Hints half wrong (d) against observation alone (e): steady p50 $(med d steady_p50_ms) against $(med e steady_p50_ms) ms."
+		else
+			echo "Observation alone (e) does not reach right hints (c) at steady state here ($(ratio "$(med e steady_p50_ms)" "$(med c steady_p50_ms)") of c's p50): on this run, right hints at create win outright, and the tracker is worth having as a correction of wrong ones (f against d) rather than instead of them."
+		fi
+	fi
+	if has b && has c; then
+		echo "The administrator's fast partition (b), which needs the hot set known in advance as c does, has $(ratio "$(med b steady_p50_ms)" "$(med c steady_p50_ms)") of c's steady p50."
+	fi
 	[ $dev = 1 ] && echo "These are one development run's numbers at $size; they say how the arms compare on this run, not yet how they compare in general."
 	echo
 	echo "### Per window: p50 (p99) in ms"
