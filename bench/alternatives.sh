@@ -144,15 +144,15 @@ awk -v nf="$nf" '{ f[NR] = $1; h[NR] = $4 } END {
 	"$out/lists/ranked.txt" >"$out/lists/half-wrong.txt"
 make_list() { # arm
 	local a=$1
-	awk -F, 'NR > 1 { print $1, $2, $5 }' "$out/pilot/files.csv" | sort -t. -k2,2n | while read -r f s h; do
-		case $a in
-		a|e) echo "/mnt/zipf/$f $s none" ;;
-		b) [ "$h" = 1 ] && echo "/fast/zipf/$f $s none" || echo "/mnt/zipf/$f $s none" ;;
-		c) [ "$h" = 1 ] && echo "/mnt/zipf/$f $s hot" || echo "/mnt/zipf/$f $s none" ;;
-		d|f) case $(awk -v f="$f" '$1 == f { print $2 }' "$out/lists/half-wrong.txt") in
-			hot-right|hot-wrong) echo "/mnt/zipf/$f $s hot" ;; *) echo "/mnt/zipf/$f $s none" ;; esac ;;
-		esac
-	done >"$out/lists/$a.txt"
+	awk -F, -v a="$a" -v hw="$out/lists/half-wrong.txt" '
+		BEGIN { while ((getline l < hw) > 0) { split(l, w, " "); d[w[1]] = w[2] } }
+		NR > 1 { f = $1; s = $2; h = $5; split(f, q, "."); n = q[2] + 0
+			if (a == "b") p = (h == 1 ? "/fast/zipf/" : "/mnt/zipf/") f " " s " none"
+			else if (a == "c") p = "/mnt/zipf/" f " " s " " (h == 1 ? "hot" : "none")
+			else if (a == "d" || a == "f") p = "/mnt/zipf/" f " " s " " (d[f] ~ /^hot-/ ? "hot" : "none")
+			else p = "/mnt/zipf/" f " " s " none"
+			line[n] = p; if (n > max) max = n }
+		END { for (i = 0; i <= max; i++) if (i in line) print line[i] }' "$out/pilot/files.csv" >"$out/lists/$a.txt"
 	cp "$out/lists/$a.txt" "$out/guest-root/tests/bench/list-$a.txt"
 }
 arm_kernel() { case $1 in a|b) echo stock ;; *) echo patched ;; esac; }
