@@ -83,8 +83,8 @@ fi
 	echo "Steady state: the last third of the request sequence. Windows: $(e WINDOW) s of the"
 	echo "disk's clock from the first read. Median over the runs (min-max)."
 	echo
-	echo "| arm | what | steady p50 (ms) | steady p99 (ms) | p50, all (ms) | within 10% of c from (s) | moved (MiB) | p50 while moving / quiet (ms) | hot set in the first third | steady reads in the disk's first third | same sequence |"
-	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	echo "| arm | what | steady p50 (ms) | steady p99 (ms) | p50, all (ms) | steady seek p50 (ms) | within 10% of c from (s) | moved (MiB) | p50 while moving / quiet (ms) | hot set in the first third | steady reads in the disk's first third | same sequence |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	for a in $arms; do
 		t=$(m "$a" t_within10_s)
 		[ "$t" = - ] && t="never"
@@ -93,7 +93,7 @@ fi
 		ss=$(awk -F, -v a="$a" 'NR > 1 && $1 == a { n++; s += $8 } END { printf "%d of %d", s, n }' "$sum/runs.csv")
 		hf=$(m "$a" hot_first)
 		[ "$a" = b ] && hf="all on vda1, the disk's outer third"
-		echo "| $a | $(what "$a") | $(m "$a" steady_p50_ms) | $(m "$a" steady_p99_ms) | $(m "$a" p50_ms) | $t | $mv | $mp / $q | $hf | $(m "$a" reads_first_third) | $ss |"
+		echo "| $a | $(what "$a") | $(m "$a" steady_p50_ms) | $(m "$a" steady_p99_ms) | $(m "$a" p50_ms) | $(m "$a" steady_seek_p50_ms) | $t | $mv | $mp / $q | $hf | $(m "$a" reads_first_third) | $ss |"
 	done
 	echo
 	[ -n "$fig" ] && { echo "![median service time per window, one line per arm]($fig)"; echo; }
@@ -126,6 +126,9 @@ fi
 		else
 			echo "Observation alone (e) does not reach right hints (c) at steady state here ($(ratio "$(med e steady_p50_ms)" "$(med c steady_p50_ms)") of c's p50): on this run, right hints at create win outright, and the tracker is worth having as a correction of wrong ones (f against d) rather than instead of them."
 		fi
+	fi
+	if has a && has c && awk -v a="$(med a steady_p50_ms)" -v c="$(med c steady_p50_ms)" 'BEGIN { exit !(a < c) }'; then
+		echo "Doing nothing (a) beats right hints (c) here: steady p50 $(med a steady_p50_ms) against $(med c steady_p50_ms) ms, the steady reads' median seek $(med a steady_seek_p50_ms) against $(med c steady_seek_p50_ms) ms. A 4 KiB read costs its seek and rotation, not the zone's transfer rate, so what counts is how close together the files read most are, not which third holds them: in a they were written one after another by one program and lie together, in c each hot create went to whatever the aged hot region had free (see the files' positions in the engine's placement logs)."
 	fi
 	if has b && has c; then
 		echo "The administrator's fast partition (b), which needs the hot set known in advance as c does, has $(ratio "$(med b steady_p50_ms)" "$(med c steady_p50_ms)") of c's steady p50."

@@ -48,6 +48,8 @@ is "arm a: no background I/O, no moving reads" "$(r a bg_write_mb),$(r a moving_
 is "arm e: the hot set's bytes in the first third after (hc-where)" "$(r e hot_first)" \
 	"$(awk -F, 'NR > 1 && ($1 ~ /zipf\.[01]$/) { s += $3; v += $3 * $4 } END { printf "%.4f", v / s }' "$out/arm-e/run1/where-after.csv")"
 is "arm c: steady reads in the disk's first third (LBA < sectors / 3)" "$(r c reads_first_third)" 1.0000
+is "arm e: steady seek p50 from the join's seek_us (half the service here)" "$(r e steady_seek_p50_ms)" \
+	"$(awk -F, 'NR > 1 && $2 >= 40 { print $13 / 1000 }' "$out/arm-e/run1/join.csv" | sort -g | awk '{ v[NR] = $1 } END { i = int(NR / 2); if (i < NR / 2) i++; printf "%.3f", v[i] }')"
 is "arm a: none there" "$(r a reads_first_third)" 0.0000
 w=$out/summary/windows.csv
 is "windows: 6 per arm, 4 arms" "$(awk 'NR > 1' "$w" | wc -l)" 24

@@ -15,6 +15,6 @@ name(a) = a eq "a" ? "a: stock, no hints" : a eq "b" ? "b: fast partition" : a e
 set title "Zipf reads over an aged ext4: median service time per window (disk model's clock)" noenhanced
 set xlabel "time since the first read, disk model's clock (s)"
 set ylabel "p50 service time in the window (ms)"
-set key top right noenhanced
+set key bottom right noenhanced
 set yrange [0:*]
 plot for [a in arms] dir."/fig-windows-".a.".csv" using "t_s":"p50_ms" with linespoints pt 7 ps 0.5 lw 2 title name(a)
