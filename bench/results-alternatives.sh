@@ -111,7 +111,7 @@ fi
 		echo "Right hints (c) against doing nothing (a): steady p50 $(ratio "$(med c steady_p50_ms)" "$(med a steady_p50_ms)") of a's."
 	fi
 	if [[ " $arms " == *" e "* ]] && [[ " $arms " == *" c "* ]]; then
-		echo "The tracker alone (e) reached 10% of c's steady p50 $(t=$(med e t_within10_s); [ -n "$t" ] && echo "from $t s of the disk's clock on" || echo "in no window"), moving $(m e moved_mb) MiB."
+		echo "The tracker alone (e) got within 10% of c's steady p50 $(t=$(med e t_within10_s); [ -n "$t" ] && echo "from $t s of the disk's clock on" || echo "in no window"), moving $(m e moved_mb) MiB."
 	fi
 	if [[ " $arms " == *" d "* ]] && [[ " $arms " == *" f "* ]]; then
 		echo "Half-wrong hints (d): steady p50 $(ratio "$(med d steady_p50_ms)" "$(med c steady_p50_ms)") of c's; corrected by the tracker (f): $(ratio "$(med f steady_p50_ms)" "$(med c steady_p50_ms)") of c's."
@@ -124,9 +124,18 @@ fi
 			echo "At steady state observation alone (e) is within 10% of right hints (c): what the hints buy is the time before the tracker has learnt (the windows before it got within 10%) and the I/O it spends moving ($(m e moved_mb) MiB here)."
 			has d && echo "Hints half wrong (d) against observation alone (e): steady p50 $(med d steady_p50_ms) against $(med e steady_p50_ms) ms."
 		else
-			echo "Observation alone (e) does not reach right hints (c) at steady state here ($(ratio "$(med e steady_p50_ms)" "$(med c steady_p50_ms)") of c's p50): on this run, right hints at create win outright, and the tracker is worth having as a correction of wrong ones (f against d) rather than instead of them."
+			echo "Observation alone (e) does not get within 10% of right hints (c) at steady state here ($(ratio "$(med e steady_p50_ms)" "$(med c steady_p50_ms)") of c's p50)."
 		fi
 	fi
+	if has d && has f; then
+		if awk -v f="$(med f steady_p50_ms)" -v d="$(med d steady_p50_ms)" 'BEGIN { exit !(f < d) }'; then
+			echo "The tracker improved half-wrong hints: f's steady p50 is $(ratio "$(med f steady_p50_ms)" "$(med d steady_p50_ms)") of d's."
+		else
+			echo "The tracker did not improve half-wrong hints within this run: f's steady p50 is $(ratio "$(med f steady_p50_ms)" "$(med d steady_p50_ms)") of d's, its moves ($(m f moved_mb) MiB) costing the foreground reads more than they gained (p50 $(m f moving_p50_ms) ms in the seconds it moved, $(m f quiet_p50_ms) ms in the others)."
+		fi
+	fi
+	[ "$ba" = c ] && echo "Right hints at create (c) win outright on this run."
+
 	if has a && has c && awk -v a="$(med a steady_p50_ms)" -v c="$(med c steady_p50_ms)" 'BEGIN { exit !(a < c) }'; then
 		echo "Doing nothing (a) beats right hints (c) here: steady p50 $(med a steady_p50_ms) against $(med c steady_p50_ms) ms, the steady reads' median seek $(med a steady_seek_p50_ms) against $(med c steady_seek_p50_ms) ms. A 4 KiB read costs its seek and rotation, not the zone's transfer rate, so what counts is how close together the files read most are, not which third holds them: in a they were written one after another by one program and lie together, in c each hot create went to whatever the aged hot region had free (see the files' positions in the engine's placement logs)."
 	fi
