@@ -57,3 +57,37 @@ HELP_LINES += "bench-check one tiny scenario through the whole benchmark pipelin
 HELP_LINES += "aged-check  a tiny aged filesystem through the pipeline: fullness, trace join, placement, same seed"
 HELP_LINES += "bench-scaleout  patched + stock guests at once, one fio --client over forwarded ports"
 HELP_LINES += "scaleout-check  bench/scaleout.sh end to end, a bad job, a dead QEMU (TAP)"
+
+# Issue 26: O_HOT at create against the alternatives (bench/alternatives.sh):
+# one aged image, one seed and request sequence, the arms a-f one guest at
+# a time, the page results/alternatives/RESULTS.md.
+#   make alternatives [SIZE=64G] [RUNS=3] [ARMS="a b c d e f"] [ALT_IOS=]
+#                     [ZIPF_SEED=] [HOT_FRAC=] [TIME_SCALE=] [PROFILE=]
+#   make alternatives-short   the short version (SIZE=4G, RUNS=1, 12000
+#                     reads) into build/alternatives-short/ and its page
+#                     there, for make bench to call
+#   make alternatives-check   the summariser, figure and page on the
+#                     fixture bench/fixtures/alternatives-small/, and
+#                     hc-mkfiles' bad input (host, TAP)
+ALT_DEPS := kernel-patched kernel-stock engine-guest-root hdd bench-tools vm-initramfs
+ALT_VARS := $(foreach v,SIZE RUNS ARMS FILL AGED_SEED AGED_CHURN ZIPF_SEED ZIPF_NRFILES ZIPF_THETA ZIPF_SIZE ALT_IOS HOT_FRAC \
+	TRACK_INTERVAL TRACK_HALF_LIFE TRACK_BUDGET WINDOW PROFILE TIME_SCALE,$(if $(filter command line environment,$(origin $(v))),$(v)='$($(v))'))
+ALT_PAGE ?= $(TOP)/results/alternatives/RESULTS.md
+.PHONY: alternatives alternatives-short alternatives-check
+alternatives: $(ALT_DEPS)
+	$(ALT_VARS) SIZE=$(or $(SIZE),64G) RUNS=$(or $(RUNS),3) ALT_COMMAND="make alternatives $(strip $(ALT_VARS))" \
+		PAGE=$(ALT_PAGE) BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
+		BUILD=$(BUILD) $(TOP)/bench/alternatives.sh $(BUILD)/alternatives
+
+alternatives-short: $(ALT_DEPS)
+	SIZE=4G RUNS=1 ALT_IOS=12000 ALT_COMMAND="make alternatives-short" PAGE=$(BUILD)/alternatives-short/RESULTS.md \
+		BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
+		BUILD=$(BUILD) $(TOP)/bench/alternatives.sh $(BUILD)/alternatives-short
+
+alternatives-check: bench-tools | $(BUILD)/.stamp-deps
+	@BTOOLS=$(BUILD)/bench-tools $(TOP)/bench/test-alternatives.sh
+
+CHECK_HOST_TARGETS += alternatives-check
+HELP_LINES += "alternatives  issue 26: O_HOT vs no hints, a fast partition, half-wrong hints, hc-track (SIZE= RUNS= ARMS=) -> results/alternatives/"
+HELP_LINES += "alternatives-short  the same, short (4G, one run) into build/alternatives-short/"
+HELP_LINES += "alternatives-check  the alternatives summariser and page on a fixture, hc-mkfiles' bad input (TAP)"

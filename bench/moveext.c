@@ -268,6 +268,7 @@ int hc_move_file(const char *path, enum hc_target t,
 			hc_frac(r->before, 0), hc_frac(r->before, 1),
 			hc_frac(r->before, 2), hc_frac(r->after, 0),
 			hc_frac(r->after, 1), hc_frac(r->after, 2));
+	r->seconds = hc_now() - t0;
 	ret = 0;
 	goto out;
 err:

@@ -33,7 +33,7 @@ BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
 
 .PHONY: bench-tools bench-tools-check
 bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark \
-	$(BTOOLS_OUT)/hc-track $(BTOOLS_OUT)/hc-where
+	$(BTOOLS_OUT)/hc-track $(BTOOLS_OUT)/hc-where $(BTOOLS_OUT)/hc-mkfiles
 
 $(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
 	@mkdir -p $(@D)
@@ -54,6 +54,12 @@ $(BTOOLS_OUT)/hc-track: $(TOP)/bench/track.c $(BTOOLS_MOVEEXT)
 $(BTOOLS_OUT)/hc-where: $(TOP)/bench/where.c $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+
+# hc-mkfiles creates a list of files, each with its own hint (bench/mkfiles.c),
+# for bench/alternatives.sh's arms
+$(BTOOLS_OUT)/hc-mkfiles: $(TOP)/bench/mkfiles.c $(TOP)/ioengines/hotcold-flags.h
+	@mkdir -p $(@D)
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $<
 
 $(BTOOLS_OUT)/hc-mark: $(TOP)/bench/mark.c
 	@mkdir -p $(@D)

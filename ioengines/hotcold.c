@@ -122,6 +122,16 @@ static struct fio_option options[] = {
 		.group	= FIO_OPT_G_INVALID,
 	},
 	{
+		.name	= "remap",
+		.lname	= "Map every I/O afresh",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct hotcold_options, remap),
+		.help	= "mode=sync: FIEMAP the file again after every I/O and log the LBA it has then (files moved while the job runs, e.g. by hc-track)",
+		.def	= "0",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
 		.name	= NULL,
 	},
 };
@@ -218,6 +228,49 @@ static int fio_hotcold_close_file(struct thread_data *td, struct fio_file *f)
 	return ret;
 }
 
+/*
+ * remap=1, mode=sync: the I/O first, then a fresh FIEMAP, then its seek log
+ * row, so the LBA logged is where the data is after the I/O.  A file moved
+ * while the job runs (hc-track's EXT4_IOC_MOVE_EXT holds the inode lock an
+ * O_DIRECT read waits for) keeps its rows joinable with the disk's trace;
+ * the map taken at open would name blocks the file no longer has.  The
+ * latency is the pread's alone, as in the path below.
+ */
+static enum fio_q_status hc_queue_remap(struct thread_data *td,
+					struct hotcold_data *hd,
+					struct io_u *io_u)
+{
+	struct hc_iou *iou = io_u->engine_data;
+	struct fio_file *f = io_u->file;
+	struct timespec t0, t1;
+	ssize_t ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (io_u->ddir == DDIR_READ)
+		ret = pread(f->fd, io_u->xfer_buf, io_u->xfer_buflen,
+			    io_u->offset);
+	else
+		ret = pwrite(f->fd, io_u->xfer_buf, io_u->xfer_buflen,
+			     io_u->offset);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (ret < 0)
+		io_u->error = errno;
+	else if ((unsigned long long)ret != io_u->xfer_buflen)
+		io_u->resid = io_u->xfer_buflen - ret;
+	if (f->filetype == FIO_TYPE_FILE && f->fileno < hd->nfiles)
+		hc_load_map(td, hd, f, &hd->files[f->fileno]);
+	iou->rec = hd->recs_full ? SIZE_MAX : hc_record(td, hd, io_u);
+	if (iou->rec != SIZE_MAX) {
+		hd->recs[iou->rec].lat_ns =
+			(uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ULL +
+			t1.tv_nsec - t0.tv_nsec;
+		hd->recs[iou->rec].done = 1;
+	}
+	if (io_u->error)
+		td_verror(td, io_u->error, "xfer");
+	return FIO_Q_COMPLETED;
+}
+
 static enum fio_q_status fio_hotcold_queue(struct thread_data *td,
 					   struct io_u *io_u)
 {
@@ -253,6 +306,9 @@ static enum fio_q_status fio_hotcold_queue(struct thread_data *td,
 		td_verror(td, io_u->error, "trim (not supported by hotcold)");
 		return FIO_Q_COMPLETED;
 	}
+
+	if (o->mode == HC_MODE_SYNC && o->remap)
+		return hc_queue_remap(td, hd, io_u);
 
 	iou->rec = hd->recs_full ? SIZE_MAX : hc_record(td, hd, io_u);
 

@@ -66,6 +66,7 @@ struct hotcold_options {
 	char *seek_log;
 	char *fs_dev;
 	unsigned int hint_check;
+	unsigned int remap;
 };
 
 /* one filesystem the job's files live on */
