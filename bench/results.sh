@@ -62,13 +62,13 @@ loaded=""
 for m in $(measures_of "$out"); do measure_load "$m" && loaded="$loaded $m"; done
 missing=$(
 	for m in $loaded; do measure_missing "$out" "$m"; done
-	for m in seq rand aged promote scaleout qd dirmark; do
+	for m in seq rand aged promote scaleout qd; do
 		for s in $(scen "$out" $m); do
 			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
 			case $m in
 			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;;
 			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; scaleout) f=$out/$s/scaleout.csv ;;
-			qd) f=$sum/qd-runs.csv ;; dirmark) f=$sum/dirmark-runs.csv ;;
+			qd) f=$sum/qd-runs.csv ;;
 			esac
 			case $m in
 			scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
@@ -203,42 +203,6 @@ missing=$(
 	fi
 
 	"$top/bench/results-qd.sh" "$out" "$figdir"
-
-	for n in $(scen "$out" dirmark); do
-		rows_for "$sum/dirmark.csv" "$n" || continue
-		echo
-		echo "## Unmodified applications: a directory marked hot ($n, bench/dirmark.fio)"
-		echo
-		echo "Patch 12: \`system.hotcold\` set to \"hot\" on a directory (hc-mark) makes"
-		echo "every regular file created in it take O_HOT's placement, whatever"
-		echo "program creates it. On the aged image of this scenario (see the"
-		echo "Environment and the ageing parameters below), three jobs one after"
-		echo "another create 8 files each with fio's hotcold engine and read them at"
-		echo "random: **marked** opens with no flag in the marked directory (what an"
-		echo "unchanged program does), **unmarked** the same in a plain directory,"
-		echo "**o_hot** asks with O_HOT at open(). Fraction of each job's bytes in the"
-		echo "first third of the disk (the engine's FIEMAP log); service time at the"
-		echo "disk (model's trace, joined read by read); median of the runs (min-max)."
-		echo
-		echo "| job | files | bytes in the first third | service p50 (disk, ms) | engine p50 (guest, ms) | runs |"
-		echo "|---|---|---|---|---|---|"
-		tab "$sum/dirmark.csv" "scenario job" '$C["scenario"] == n { print $C["job"] }' -v n="$n" | while read -r j; do
-			echo "| $j | $(csv_get "$sum/dirmark-runs.csv" files scenario="$n" job="$j") | $(cmm "$sum/dirmark.csv" first_med first_min first_max scenario="$n" job="$j") |" \
-				"$(dmm "$n" "$j" service_p50_ms) | $(dmm "$n" "$j" engine_p50_ms) | $(csv_get "$sum/dirmark.csv" runs scenario="$n" job="$j") |"
-		done
-		echo
-		echo "Counters after each run (the guest's /sys/fs/ext4/vda; a run mounts the image afresh):"
-		echo
-		tab "$sum/dirmark-runs.csv" "scenario run hint_inherited hint_honoured marks" '$C["scenario"] == n && !seen[$C["run"]]++ {
-			printf "- %s: hint_inherited %s, hint_honoured %s; marks read back: %s\n", $C["run"], $C["hint_inherited"], $C["hint_honoured"], $C["marks"] }' -v n="$n"
-		e=$out/$n/aging/env.txt st=$out/$n/aging/state.txt
-		if [ -f "$e" ]; then
-			echo
-			echo "The aged image: $(sed -n 's/^df_used_pct=/df used /p' "$e" | head -n 1)%, made by hc-age (seed $(env_of aged_seed), churn $(env_of aged_churn), sets $(env_of aged_sets)) on the $(env_of disk) disk; $(sed -n 's/^image=/cached as /p' "$e" | head -n 1)."
-		fi
-		echo
-		fig "service-cdf-$n" "service-time CDF at the disk, $n (marked, unmarked, o_hot)"
-	done
 
 	if [ "$(cat "$sum/compare-seq.csv" "$sum/compare-rand.csv" 2>/dev/null | grep -vc "^job,")" -gt 0 ]; then
 		echo

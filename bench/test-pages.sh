@@ -12,6 +12,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 fixture=${FIXTURE:-$top/bench/fixtures/run-small}
 . "$top/vm/lib/tap.sh"
+# csv_get (bench/lib.sh)
+. "$top/bench/lib.sh"
 tap_init test-pages
 for c in jq gnuplot; do
 	command -v $c >/dev/null || { not_ok "$c missing (vm/lib/install-deps.sh plot)"; tap_done; exit 1; }
@@ -220,6 +222,29 @@ rc=$?
 t "a measure's summary without rows: results fails ($rc) and the page says so" sh -c "[ $rc != 0 ] &&
 	grep -q 'summary/zones.csv: nothing for scenario zones (zones), which finished' '$tmp/zl-page.err' &&
 	grep -q 'Missing from this page' '$tmp/zl/RESULTS.md' && ! grep -q '^## Raw disk' '$tmp/zl/RESULTS.md'"
+# dirmark, a measure of its own (bench/measure-dirmark.sh): a run of
+# bench/dirmark.fio made from an aged run of the fixture, its jobs renamed
+# marked and unmarked, the marks and counters the guest would print
+fresh_copy "$tmp/dm" && mkdir -p "$tmp/dm/dirmark-80" && cp -a "$fixture/aged-80/run1" "$tmp/dm/dirmark-80/run1"
+sed -i 's/,H,/,marked,/; s/,N,/,unmarked,/' "$tmp/dm/dirmark-80/run1/placement.csv"
+awk -F, -v OFS=, 'NR > 1 && $1 == "file" && ($2 == "marked" || $2 == "unmarked")' "$tmp/dm/dirmark-80/run1/placement.csv" >"$tmp/dm.rows"
+printf 'mark_dm-marked=hot\nhint_inherited=4\n' >>"$tmp/dm/dirmark-80/run1/env.txt"
+grep '^dirmark-80 ' "$top/bench/scenarios" >>"$tmp/dm/scenarios" && echo "dirmark-80 1 ok" >>"$tmp/dm/status"
+"$top/bench/summarise.sh" "$tmp/dm" >/dev/null 2>"$tmp/dm.err"
+rc=$?
+t "dirmark: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/dm.err'; exit 1; }"
+# the marked job's bytes in the first third, from the placement log
+fm=$(awk -F, '$2 == "marked" { a += $18; t += $18 + $19 + $20 } END { printf "%.2f", a / t }' "$tmp/dm.rows")
+is "dirmark: the marked job's files and bytes in the first third" "$(csv_get "$tmp/dm/summary/dirmark-runs.csv" files scenario=dirmark-80 job=marked) $(awk -v v="$(csv_get "$tmp/dm/summary/dirmark.csv" first_med scenario=dirmark-80 job=marked)" 'BEGIN { printf "%.2f", v }')" \
+	"$(grep -c ',marked,' "$tmp/dm.rows") $fm"
+"$top/bench/results.sh" "$tmp/dm" "$tmp/dm/RESULTS.md" >/dev/null 2>"$tmp/dm-page.err"
+t "dirmark: the page's section, with the marks read back" sh -c "grep -q '^## Unmodified applications: a directory marked hot (dirmark-80' '$tmp/dm/RESULTS.md' &&
+	grep -q '^| marked | ' '$tmp/dm/RESULTS.md' && grep -qx -- '- run1: hint_inherited 4, hint_honoured 26; marks read back: dm-marked=hot' '$tmp/dm/RESULTS.md'"
+rm -f "$tmp/dm/summary/dirmark-runs.csv" && : >"$tmp/dm/summary/dirmark-runs.csv"
+"$top/bench/results.sh" "$tmp/dm" "$tmp/dm/RESULTS.md" >/dev/null 2>"$tmp/dm-page.err"
+rc=$?
+t "dirmark: no rows for a finished run: the page says so ($rc)" sh -c "[ $rc != 0 ] && grep -q 'summary/dirmark-runs.csv: nothing for scenario dirmark-80 (dirmark), which finished' '$tmp/dm-page.err'"
+
 # A failed run: left out of the summaries, the page marked partial
 fresh_copy "$tmp/part" && sed -i 's/^seq 2 ok$/seq 2 FAIL status=1/' "$tmp/part/status" && echo partial=1 >>"$tmp/part/run-env.txt"
 "$top/bench/summarise.sh" "$tmp/part" >/dev/null 2>&1 && "$top/bench/results.sh" "$tmp/part" "$tmp/part/RESULTS.md" >/dev/null 2>&1
