@@ -385,7 +385,7 @@ stage "profile $PROFILE, time-scale $TIME_SCALE, $DISK_SIZE disk, $RUNS run(s) p
 # aged-failed and its scenario fails at once instead of ageing again.
 : >"$out/aged-failed"
 if [ -n "$images" ]; then
-	stage "aged images: $(echo "$images" | wc -l) ($(echo "$images" | awk '{ printf "%s%s/seed %s/%s", NR > 1 ? ", " : "", $1, $2, $3 }')), $AGED_JOBS at a time, $AGED_MEM MiB per ageing guest"
+	stage "aged images: $(echo "$images" | wc -l) ($(echo "$images" | awk '{ printf "%s%s/seed %s/%s", (NR > 1 ? ", " : ""), $1, $2, $3 }')), $AGED_JOBS at a time, $AGED_MEM MiB per ageing guest"
 	running=0
 	while read -r f sd k; do
 		if [ "$running" -ge "$AGED_JOBS" ]; then wait -n; running=$((running - 1)); fi
