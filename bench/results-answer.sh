@@ -190,8 +190,9 @@ echo "median service time on the disk model's clock of a random 4 KiB read of th
 echo "that of the unhinted set on the same image, C/N the same for the O_COLD set; each image"
 echo "is an ext4 on the $disk modelled disk aged by hc-age with one seed; a value is the median"
 echo "across seeds with the range in brackets): on a disk aged to $(echo $fills | awk '{ for (i = 1; i <= NF; i++) printf "%s%s", (i == 1 ? "" : i == NF ? " and " : ", "), $i }')% full, O_HOT"
-echo "files read in $(hn_list off) of the unhinted time with the region reserve off, and in"
-echo "$(hn_list on) with it on (region_reserve=1); O_COLD files in $(cn_list off) (reserve off)."
+on=$(hn_list on)
+echo "files read in $(hn_list off) of the unhinted time with the region reserve off${on:+, and in $on with it on (region_reserve=1)};"
+echo "O_COLD files in $(cn_list off) (reserve off)."
 if [ -z "$met_at" ]; then echo "The aim H/N <= $AIM_HN (issue 8) is met nowhere over the whole range across seeds."
 else echo "The aim H/N <= $AIM_HN (issue 8) is met over the whole range across seeds at:${met_at%,}${notmet_at:+; not at:${notmet_at%,}}."; fi
 [ -z "$stock_line" ] || echo "${stock_line# }"
