@@ -98,7 +98,7 @@ for f in $stock_fills; do
 	# patched hot against stock unhinted, the same seed's image (run 1 of each: the first seed)
 	x=$(awk -F, -v f="$f" 'NR > 1 && $3 == f && $4 == "off" && $6 == s { if ($2 == "patched") h = $8; if ($2 == "stock") n = $10 }
 		END { if (h != "" && n > 0) printf "%.2f", h / n }' s="$(env_of aged_seed)" "$sum/aged-ratios-runs.csv")
-	stock_line="$stock_line Doing nothing, measured: the stock kernel on the same ageing recipe and seed ($f% full) reads its \"hot\" set at H/N $sh_ (the flag is ignored there)$([ -n "$x" ] && echo "; the patched kernel's O_HOT set against the stock kernel's unhinted set on that seed: **$x**")."
+	stock_line="$stock_line Doing nothing, measured: the stock kernel on the same ageing recipe and seed ($f% full) reads its \"hot\" set at H/N $sh_ (the flag is ignored there)${x:+; the patched kernel's O_HOT set against the stock kernel's unhinted set on that seed: **$x**}."
 done
 
 # costs: creates (bench/kernel-bench.sh), the reserve, pairs, a move
@@ -189,12 +189,16 @@ echo "**Conclusion** (composed by \`bench/results-answer.sh\` from this run's nu
 echo "median service time on the disk model's clock of a random 4 KiB read of the O_HOT set over"
 echo "that of the unhinted set on the same image, C/N the same for the O_COLD set; each image"
 echo "is an ext4 on the $disk modelled disk aged by hc-age with one seed; a value is the median"
-echo "across seeds with the range in brackets): on a disk aged to $(echo $fills | awk '{ for (i = 1; i <= NF; i++) printf "%s%s", (i == 1 ? "" : i == NF ? " and " : ", "), $i }')% full, O_HOT"
-on=$(hn_list on)
-echo "files read in $(hn_list off) of the unhinted time with the region reserve off${on:+, and in $on with it on (region_reserve=1)};"
-echo "O_COLD files in $(cn_list off) (reserve off)."
-if [ -z "$met_at" ]; then echo "The aim H/N <= $AIM_HN (issue 8) is met nowhere over the whole range across seeds."
-else echo "The aim H/N <= $AIM_HN (issue 8) is met over the whole range across seeds at:${met_at%,}${notmet_at:+; not at:${notmet_at%,}}."; fi
+if [ -n "$fills" ]; then
+	echo "across seeds with the range in brackets): on a disk aged to $(echo $fills | awk '{ for (i = 1; i <= NF; i++) printf "%s%s", (i == 1 ? "" : i == NF ? " and " : ", "), $i }')% full, O_HOT"
+	on=$(hn_list on)
+	echo "files read in $(hn_list off) of the unhinted time with the region reserve off${on:+, and in $on with it on (region_reserve=1)};"
+	echo "O_COLD files in $(cn_list off) (reserve off)."
+	if [ -z "$met_at" ]; then echo "The aim H/N <= $AIM_HN (issue 8) is met nowhere over the whole range across seeds."
+	else echo "The aim H/N <= $AIM_HN (issue 8) is met over the whole range across seeds at:${met_at%,}${notmet_at:+; not at:${notmet_at%,}}."; fi
+else
+	echo "across seeds with the range in brackets): this run has no aged scenario on the patched kernel, so what O_HOT buys is not measured here."
+fi
 [ -z "$stock_line" ] || echo "${stock_line# }"
 echo "What it costs: $create_line. $res_line ${pair_line} $move_line"
 if [ -n "$hurt" ]; then
