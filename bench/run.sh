@@ -257,7 +257,7 @@ split_guest_output() { awk -v dir="$2" -f "$top/bench/split-guest-output.awk" "$
 # the sets, the churn, the disk size.
 aged_mount_opts() { case $1 in *+reserve) echo region_reserve=1 ;; esac; }
 aged_image() {
-	local fill=$1 seed=$2 kern=$3 pct=${1%%+*} opts key dir rc img
+	local fill=$1 seed=$2 kern=$3 pct=${1%%+*} opts key dir rc img t0
 	[ "$kern" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
 	opts=$(aged_mount_opts "$fill")
 	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-aged.sh" "$img" | cut -d' ' -f1
@@ -270,6 +270,7 @@ aged_image() {
 	[ "${4:-}" = begin ] || return 1
 	rm -rf "$dir" && mkdir -p "$dir"
 	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
+	t0=$(date +%s)
 	progress_begin "age:$fill:$seed:$kern" "aged image $fill%, seed $seed, $kern kernel: ageing a fresh ext4 on $DISK_SIZE (churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
 	VM_MEM=$AGED_MEM nice "$top/vm/runner/run" --kernel "$img" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
@@ -284,6 +285,7 @@ aged_image() {
 	mv "$dir/disk.img.tmp" "$dir/disk.img"
 	{ date -u '+made=%Y-%m-%d %H:%M UTC'; echo "age_kernel=$kern"; } >>"$dir/env.txt"
 	touch "$dir/ok"
+	stage "aged image $fill%, seed $seed, $kern kernel: made in $(($(date +%s) - t0)) s" >&2
 	echo "$dir"
 }
 
