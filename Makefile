@@ -44,7 +44,9 @@ help:
 	@echo "  check-host            the tests that boot no guest (minutes), the same last line"
 	@echo "  check-guest           the tests that boot guests (both kernels), the same last line"
 	@echo "  bench                 the main job: build, boot, run every scenario, plot,"
-	@echo "                        write RESULTS.md (QUICK=1 PROFILE= RUNS= SCENARIO=)"
+	@echo "                        write RESULTS.md, printing the time left (QUICK=1 FULL=1"
+	@echo "                        PROFILE= RUNS= SCENARIO= BENCH_DISK= AGED_SEEDS=)"
+	@echo "  bench-plan            the steps of make bench and their planned minutes"
 	@echo "  kernel-bench          only the create()+unlink() rate, patched vs stock"
 	@echo "  deps                  install the Debian packages that are missing"
 	@echo "  kernel-patched        extract linux-source-6.1, apply kernel-patches/, build"
@@ -142,13 +144,19 @@ kernel-bench-data: kernel-patched kernel-stock guest-tests vm-initramfs
 kernel-bench: kernel-bench-data
 	bench/results.sh $(BUILD)/bench $(TOP)/RESULTS.md
 
-# The main job: everything built, the micro-benchmark, the arrays (their
-# own page, results/arrays/), then every fio scenario on the modelled disk;
-# RESULTS.md and the figures from this run, linking the arrays' page.
-bench: $(BUILD)/.stamp-deps
-	@$(MAKE) --no-print-directory kernel-bench-data
-	@$(MAKE) --no-print-directory arrays-bench
-	@$(MAKE) --no-print-directory bench-run
+# The main job (bench/bench.sh): the packages, both kernels, the tools, the
+# micro-benchmark, then every scenario of the default plan on the modelled
+# disk (bench/plan: 75 minutes on a 2-core TCG host from a fresh clone);
+# RESULTS.md and its figures and tables from this run.  QUICK=1: a few
+# minutes, its page in build/bench-quick/; FULL=1: 64 GiB, every scenario
+# and the arrays' page (results/arrays/), hours.  Each step prints the time
+# left.  make bench-plan prints the plan without running it.
+BENCH_CMD_VARS := $(foreach v,QUICK FULL PROFILE RUNS SCENARIO TIME_SCALE BENCH_DISK AGED_SEED AGED_SEEDS RESULTS,$(if $(filter command line,$(origin $(v))),$(v)='$($(v))'))
+.PHONY: bench-plan
+bench:
+	@BENCH_COMMAND="make bench$(if $(strip $(BENCH_CMD_VARS)), $(strip $(BENCH_CMD_VARS)))" BUILD=$(BUILD) MAKE="$(MAKE)" $(TOP)/bench/bench.sh
+bench-plan:
+	@BUILD=$(BUILD) $(TOP)/bench/bench.sh --plan
 
 # A fragment that is missing stops make: its tests are never dropped silently.
 include kernel-patches/patches.mk

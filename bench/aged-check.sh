@@ -50,19 +50,21 @@ t "same seed again (fresh cache)" run "$tmp/cache2" 7 "$out-2" "$tmp/R2.md"
 t "same seed: same manifest digest" sh -c "d1=\$(sed -n 's/^digest=//p' '$out/aged-50/aging/state.txt'); d2=\$(sed -n 's/^digest=//p' '$out-2/aged-50/aging/state.txt'); [ -n \"\$d1\" ] && [ \"\$d1\" = \"\$d2\" ]"
 t "same seed: same set files and sizes" cmp "$out/aged-50/aging/sets.csv" "$out-2/aged-50/aging/sets.csv"
 # A cached image is reused, not made again.
-t "the cache is reused for the same parameters" sh -c "env QUICK=1 RUNS=1 SCENARIO=aged-50 TIME_SCALE=0.1 BENCH_DISK=4G AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE='$tmp/cache' AGED_SEED=7 RESULTS='$tmp/R4.md' timeout 1800 '$top/bench/run.sh' '$out-2' 2>&1 | grep -q 'aged image 50%: cached'"
+t "the cache is reused for the same parameters" sh -c "env QUICK=1 RUNS=1 SCENARIO=aged-50 TIME_SCALE=0.1 BENCH_DISK=4G AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE='$tmp/cache' AGED_SEED=7 RESULTS='$tmp/R4.md' timeout 1800 '$top/bench/run.sh' '$out-2' 2>&1 | grep -q 'aged image 50%, seed 7, patched kernel: cached'"
 
 # The kernel's region reserve: SCENARIO=aged-80 runs aged-80 and
 # aged-80-reserve (region_reserve=1 while ageing and measuring) side by side.
 rm -rf "$out-r"
-t "aged-80 and aged-80-reserve run (4G, 80%)" env QUICK=1 RUNS=1 SCENARIO=aged-80 TIME_SCALE=0.1 BENCH_DISK=4G \
+# the two rows alone (SCENARIO=aged-80 also selects aged-80-stock), one seed
+grep -E '^aged-80(-reserve)? ' "$top/bench/scenarios" >"$tmp/scen-80"
+t "aged-80 and aged-80-reserve run (4G, 80%)" env QUICK=1 RUNS=1 SCENARIOS="$tmp/scen-80" AGED_SEEDS=1 TIME_SCALE=0.1 BENCH_DISK=4G \
 	AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE="$tmp/cache3" AGED_SEED=7 RESULTS="$tmp/R3.md" \
 	VM_TIMEOUT=900 AGED_TIMEOUT=900 timeout 2400 "$top/bench/run.sh" "$out-r"
 # Both images are made before either scenario runs, at once (AGED_JOBS=2):
 # each "ageing" line comes before the first "made" line and the first run.
 t "the two images were aged at once, before any run" awk '
-	/aged image 80(\+reserve)?%: ageing/ { a[++na] = NR }
-	/aged image 80(\+reserve)?%: made/ && !m { m = NR }
+	/aged image 80(\+reserve)?%, seed 7, patched kernel: ageing/ { a[++na] = NR }
+	/aged image 80(\+reserve)?%, seed 7, patched kernel: made/ && !m { m = NR }
 	/aged-80(-reserve)? run 1\/1/ && !r { r = NR }
 	END { exit !(na == 2 && m && r && a[1] < m && a[2] < m && m < r) }' "$tmp/log"
 t "aged-80-reserve was aged and measured with region_reserve=1" sh -c "grep -qx mount_opts=region_reserve=1 '$out-r/aged-80-reserve/aging/env.txt' &&
@@ -84,7 +86,7 @@ rm -rf "$out-p"
 t "promote-80 and dirmark-80 run on the cached aged-80 image (4G)" env QUICK=1 RUNS=1 SCENARIO="promote-80 dirmark-80" TIME_SCALE=0.1 BENCH_DISK=4G \
 	AGED_SETS=$sets AGED_CHURN=0.5 AGED_IO=256k AGED_CACHE="$tmp/cache3" AGED_SEED=7 RESULTS="$tmp/R5.md" \
 	VM_TIMEOUT=900 AGED_TIMEOUT=900 timeout 1800 "$top/bench/run.sh" "$out-p"
-t "promote-80 reused the aged-80 image" grep -q 'aged image 80%: cached' "$tmp/log"
+t "promote-80 reused the aged-80 image" grep -q 'aged image 80%, seed 7, patched kernel: cached' "$tmp/log"
 pd=$out-p/promote-80/run1
 t "promote: every N-before and N-after read was joined with a row of its own (LBA, 8 sectors)" \
 	awk -F, 'FNR == 1 { f++; delete H; for (i = 1; i <= NF; i++) H[$i] = i; next }

@@ -31,6 +31,20 @@
 #                      values, by column name (bench/csv.awk); nothing when
 #                      FILE does not exist (a partial run still gets its
 #                      page); a missing column is named, status 2
+#   progress_init FILE  the plan of a whole `make bench` (bench/plan's costs)
+#                      and the time left (a log, below); a FILE that exists
+#                      is kept (bench/bench.sh made it, run.sh adds to it)
+#   progress_plan KEY S  one more planned step, expected to take S seconds
+#   progress_begin KEY MSG
+#                      stage's line, with the step's place in the plan and the
+#                      time left: the expected seconds of the steps not done,
+#                      times (actual / expected) of the steps done so far
+#   progress_table     "step,expected_min,actual_min" of the plan so far
+#   progress_end KEY [DIVISOR]
+#                      the step took (now - its begin) / DIVISOR seconds (a
+#                      DIVISOR of 2 for a step that shared the wall clock)
+#   plan_cost KIND [GIB]  bench/plan's seconds for one KIND step (GIB: the
+#                      GiB of data an ageing step writes, for the per-GiB rows)
 #   CSV_AWK            bench/csv.awk's text, for awk programs of one's own
 #   STATS_AWK          the same statistics as awk functions, for programs of
 #                      one's own: stats_sort(a, n) sorts a[1..n] as numbers;
@@ -99,4 +113,59 @@ csv_get() {
 		{ for (i = 1; i <= nc; i++) if ($C[ck[i]] != cv[i]) next
 			print $C[want]; exit }
 		END { if (csv_bad) exit 2 }' "$f"
+}
+
+# ---- progress: the plan (bench/plan) and the time left.  BENCH_PROGRESS
+# is a log of lines appended (so that steps run at once may write it):
+# "start EPOCH", "plan KEY SECONDS", "begin KEY EPOCH", "end KEY SECONDS".
+plan_cost() {
+	awk -v k="$1" -v g="${2:-0}" '!/^#/ && $1 == k { if ($3 == "per-gib") printf "%d", $2 * 60 * g; else printf "%d", $2 * 60; f = 1; exit }
+		END { if (!f) { print "bench/plan: no stage " k > "/dev/stderr"; exit 2 } }' "$bench_lib_dir/plan"
+}
+progress_init() {
+	BENCH_PROGRESS=$1
+	export BENCH_PROGRESS
+	[ -s "$BENCH_PROGRESS" ] || echo "start $(date +%s)" >"$BENCH_PROGRESS"
+}
+progress_plan() {
+	[ -n "${BENCH_PROGRESS:-}" ] || return 0
+	grep -q "^plan $1 " "$BENCH_PROGRESS" || echo "plan $1 $2" >>"$BENCH_PROGRESS"
+}
+# progress_left KEY: "I N LEFT_S ELAPSED_S PLAN_S": KEY's place I of N steps,
+# the seconds left (the expected seconds of the steps not ended, times
+# actual / expected of the steps ended, less what a begun one has run),
+# the seconds since the start, the plan's total
+progress_left() {
+	awk -v k="$1" -v now="$(date +%s)" '
+		$1 == "start" { t0 = $2 }
+		$1 == "plan" { n++; if ($2 == k) i = n; e[$2] = $3; tot += $3 }
+		$1 == "begin" { b[$2] = $3 }
+		$1 == "end" { a[$2] = $3 }
+		END { for (x in e) if (x in a) { de += e[x]; da += a[x] }
+			f = de > 0 ? da / de : 1; if (f < 0.5) f = 0.5; if (f > 4) f = 4
+			for (x in e) if (!(x in a)) { r = e[x] * f; if (x in b) { r -= now - b[x]; if (r < 0) r = 0 }; left += r }
+			printf "%d %d %d %d %d\n", i, n, left, now - t0, tot }' "$BENCH_PROGRESS"
+}
+progress_begin() {
+	local k=$1 i n left el tot
+	shift
+	if [ -z "${BENCH_PROGRESS:-}" ] || ! grep -q "^plan $k " "$BENCH_PROGRESS"; then stage "$*"; return 0; fi
+	echo "begin $k $(date +%s)" >>"$BENCH_PROGRESS"
+	read -r i n left el tot <<<"$(progress_left "$k")"
+	printf '  %-7s [%3dm%02ds] %d/%d %s; about %d min left (plan %d min)\n' "$bench_tag" $((el / 60)) $((el % 60)) "$i" "$n" "$*" \
+		$(((left + 59) / 60)) $(((tot + 59) / 60))
+}
+progress_end() {
+	local k=$1 d=${2:-1} b
+	[ -n "${BENCH_PROGRESS:-}" ] || return 0
+	b=$(awk -v k="$k" '$1 == "begin" && $2 == k { t = $3 } END { print t }' "$BENCH_PROGRESS")
+	[ -n "$b" ] || return 0
+	echo "end $k $((($(date +%s) - b) / d))" >>"$BENCH_PROGRESS"
+}
+# progress_table: "step,expected_min,actual_min" for every planned step
+progress_table() {
+	[ -s "${BENCH_PROGRESS:-}" ] || return 0
+	awk '$1 == "plan" { o[++n] = $2; e[$2] = $3 } $1 == "end" { a[$2] = $3 }
+		END { print "step,expected_min,actual_min"
+			for (i = 1; i <= n; i++) printf "%s,%.1f,%s\n", o[i], e[o[i]] / 60, (o[i] in a) ? sprintf("%.1f", a[o[i]] / 60) : "" }' "$BENCH_PROGRESS"
 }

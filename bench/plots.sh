@@ -66,6 +66,9 @@ for s in $(scen "$out" rand); do
 			-e "xlab='service time at the disk, arrival to end (ms, model trace)'"
 	else skip "service-cdf-$s" "cdf-disk-$s-*.csv"; fi
 done
+# the page's answer: H/N and C/N against fullness, reserve off and on
+if has "$sum/aged-answer.csv"; then draw answer bench-answer.gp -e "dir='$sum'" -e "disk='$(sed -n 's/^disk=//p' "$out/run-env.txt")'"
+else skip answer aged-answer.csv; fi
 if has "$sum/aged-thirds.csv"; then draw aged-placement bench-aged-placement.gp -e "dir='$sum'"
 else skip aged-placement aged-thirds.csv; fi
 if has "$sum/aged-seq.csv" && [ -s "$sum/zone-ratio.csv" ]; then

@@ -13,7 +13,10 @@ out=${1:-$top/build/bench}
 page=${2:-$top/RESULTS.md}
 tmp=$page.tmp
 sum=$out/summary
+# the run's folder as the page names it: relative to the repository, or
+# only its name when it lies outside (a page holds no absolute path)
 rel=${out#"$top"/}
+case $rel in /*) rel="(the run's folder) $(basename "$out")" ;; esac
 
 # die, ratio, mmm (the "median (min-max)"), csv_get, CSV_AWK, STATS_AWK
 . "$top/bench/lib.sh"
@@ -37,7 +40,10 @@ r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'
 # The page's figures are tracked next to it (plots/figures/, PNG, from this
 # run), so its links work in a fresh clone; the SVGs (large) stay in OUT.
 figdir=$(dirname "$page")/plots/figures
+# the page's tables as CSV and its headline numbers (summary.json), next to it
+datadir=$(dirname "$page")/plots/data
 mkdir -p "$figdir"
+rm -rf "$datadir" && mkdir -p "$datadir"
 rm -f "$figdir"/*.png
 cp "$out"/figures/*.png "$figdir/" 2>/dev/null || true
 fig() { # name caption
@@ -56,13 +62,13 @@ loaded=""
 for m in $(measures_of "$out"); do measure_load "$m" && loaded="$loaded $m"; done
 missing=$(
 	for m in $loaded; do measure_missing "$out" "$m"; done
-	for m in seq rand aged promote scaleout qd dirmark; do
+	for m in seq rand aged promote scaleout qd; do
 		for s in $(scen "$out" $m); do
 			grep -q "^$s [0-9]* ok$" "$out/status" 2>/dev/null || continue
 			case $m in
 			seq) f=$sum/seq.csv ;; rand) f=$sum/rand.csv ;;
 			aged) f=$sum/aged-sets.csv ;; promote) f=$sum/promote-runs.csv ;; scaleout) f=$out/$s/scaleout.csv ;;
-			qd) f=$sum/qd-runs.csv ;; dirmark) f=$sum/dirmark-runs.csv ;;
+			qd) f=$sum/qd-runs.csv ;;
 			esac
 			case $m in
 			scaleout) [ "$(wc -l 2>/dev/null <"$f" 2>/dev/null || echo 0)" -gt 1 ] ;;
@@ -78,6 +84,10 @@ missing=$(
 	echo "\`$rel/\` (one run); nothing here is typed by hand. Figures: PNG in"
 	echo "\`plots/figures/\` (from this run), SVG in \`$rel/figures/\`."
 	echo "This page: written $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/results.sh\` at commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')."
+	# the command that makes it again and what it costs (bench/plan, OUT/steps.csv)
+	pm=$(awk -F, 'NR > 1 { t += $2 } END { if (NR > 1) printf "%.0f", t }' "$out/steps.csv" 2>/dev/null || true)
+	tm=$(awk -F, 'NR > 1 && $3 != "" { t += $3; n++ } END { if (n) printf "%.0f", t }' "$out/steps.csv" 2>/dev/null || true)
+	echo "Reproduce: \`${RESULTS_COMMAND:-$(env_of command)}\` at commit $(env_of commit) on a clean tree; expected wall time ${pm:-?} minutes on a 2-core host under TCG (bench/plan, \`make bench-plan\`)$([ -n "$tm" ] && echo "; this run's steps took $tm minutes (table at the end)")."
 	if [ "$(env_of partial)" = 1 ]; then
 		echo
 		echo "**This run is PARTIAL: some scenarios failed** (see \`$rel/status\`):"
@@ -90,6 +100,7 @@ missing=$(
 		echo
 		echo "$missing" | sed 's/^/- /'
 	fi
+	"$top/bench/results-answer.sh" "$out" "$datadir"
 	echo
 	echo "## Environment"
 	echo
@@ -128,7 +139,7 @@ missing=$(
 	mlines=$(for m in $loaded; do ! declare -F "${m}_headline" >/dev/null || "${m}_headline" "$out"; done)
 	if [ -n "$hot$hl$mlines" ]; then
 		echo
-		echo "## Headline numbers"
+		echo "## Fresh filesystem: headline numbers (an empty disk, where an unhinted file already lands near the start)"
 		echo
 		[ -n "$zr" ] && echo "- drive model's zone ratio (outermost / innermost sequential rate): **$zr** ($zo / $zi MB/s)"
 		[ -n "$hot" ] && echo "- sequential O_DIRECT read, $ha / $hb ($hs): **$(ratio "$hot" "$cold")** ($(r2 "$hot") / $(r2 "$cold") MB/s, medians) vs zone ratio $zr"
@@ -192,42 +203,6 @@ missing=$(
 	fi
 
 	"$top/bench/results-qd.sh" "$out" "$figdir"
-
-	for n in $(scen "$out" dirmark); do
-		rows_for "$sum/dirmark.csv" "$n" || continue
-		echo
-		echo "## Unmodified applications: a directory marked hot ($n, bench/dirmark.fio)"
-		echo
-		echo "Patch 12: \`system.hotcold\` set to \"hot\" on a directory (hc-mark) makes"
-		echo "every regular file created in it take O_HOT's placement, whatever"
-		echo "program creates it. On the aged image of this scenario (see the"
-		echo "Environment and the ageing parameters below), three jobs one after"
-		echo "another create 8 files each with fio's hotcold engine and read them at"
-		echo "random: **marked** opens with no flag in the marked directory (what an"
-		echo "unchanged program does), **unmarked** the same in a plain directory,"
-		echo "**o_hot** asks with O_HOT at open(). Fraction of each job's bytes in the"
-		echo "first third of the disk (the engine's FIEMAP log); service time at the"
-		echo "disk (model's trace, joined read by read); median of the runs (min-max)."
-		echo
-		echo "| job | files | bytes in the first third | service p50 (disk, ms) | engine p50 (guest, ms) | runs |"
-		echo "|---|---|---|---|---|---|"
-		tab "$sum/dirmark.csv" "scenario job" '$C["scenario"] == n { print $C["job"] }' -v n="$n" | while read -r j; do
-			echo "| $j | $(csv_get "$sum/dirmark-runs.csv" files scenario="$n" job="$j") | $(cmm "$sum/dirmark.csv" first_med first_min first_max scenario="$n" job="$j") |" \
-				"$(dmm "$n" "$j" service_p50_ms) | $(dmm "$n" "$j" engine_p50_ms) | $(csv_get "$sum/dirmark.csv" runs scenario="$n" job="$j") |"
-		done
-		echo
-		echo "Counters after each run (the guest's /sys/fs/ext4/vda; a run mounts the image afresh):"
-		echo
-		tab "$sum/dirmark-runs.csv" "scenario run hint_inherited hint_honoured marks" '$C["scenario"] == n && !seen[$C["run"]]++ {
-			printf "- %s: hint_inherited %s, hint_honoured %s; marks read back: %s\n", $C["run"], $C["hint_inherited"], $C["hint_honoured"], $C["marks"] }' -v n="$n"
-		e=$out/$n/aging/env.txt st=$out/$n/aging/state.txt
-		if [ -f "$e" ]; then
-			echo
-			echo "The aged image: $(sed -n 's/^df_used_pct=/df used /p' "$e" | head -n 1)%, made by hc-age (seed $(env_of aged_seed), churn $(env_of aged_churn), sets $(env_of aged_sets)) on the $(env_of disk) disk; $(sed -n 's/^image=/cached as /p' "$e" | head -n 1)."
-		fi
-		echo
-		fig "service-cdf-$n" "service-time CDF at the disk, $n (marked, unmarked, o_hot)"
-	done
 
 	if [ "$(cat "$sum/compare-seq.csv" "$sum/compare-rand.csv" 2>/dev/null | grep -vc "^job,")" -gt 0 ]; then
 		echo
@@ -355,7 +330,37 @@ missing=$(
 			echo "- [$(sed -n 's/^# //p' "$(dirname "$page")/$o" | head -n 1)]($o): $(grep -m1 '^Written by' "$(dirname "$page")/$o" | sed 's/^Written by //; s/ in$//')"
 		done
 	fi
+	if [ -s "$out/steps.csv" ]; then
+		echo
+		echo "## This run's steps: planned and taken"
+		echo
+		echo "Minutes per step of \`make bench\` (bench/bench.sh and bench/run.sh; the plan from"
+		echo "bench/plan, on a 2-core host under TCG with nothing else running; a step that"
+		echo "shared the wall clock with another, as two ageing guests do, counts its share)."
+		echo "Steps with no time taken did not run in this run (or ended with it: the page)."
+		echo
+		echo "| step | planned (min) | taken (min) |"
+		echo "|---|---|---|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %s |\n", $1, $2, ($3 == "" ? "-" : $3) }' "$out/steps.csv"
+		awk -F, 'NR > 1 { p += $2; if ($3 != "") t += $3 } END { printf "| total | %.1f | %.1f |\n", p, t }' "$out/steps.csv"
+	fi
 } >"$tmp"
+# Every table of the page also as CSV in plots/data/ (NN-SECTION.csv, the
+# cells as printed, without Markdown's emphasis), linked under the table.
+awk -v dir="$datadir" '
+	function slug(s) { s = tolower(s); gsub(/[^a-z0-9]+/, "-", s); gsub(/^-|-$/, "", s); return substr(s, 1, 40) }
+	function csvcell(c) { gsub(/^ +| +$/, "", c); gsub(/\*\*|`/, "", c); if (c ~ /[,"]/) { gsub(/"/, "\"\"", c); c = "\"" c "\"" }; return c }
+	function close_table() { if (f != "") { close(f); print "\nTable as CSV: [" link "](" link ")"; f = "" } }
+	/^#+ / { close_table(); h = $0; sub(/^#+ /, "", h) }
+	/^\|/ { if (f == "") { nt++; name = sprintf("%02d-%s.csv", nt, slug(h)); f = dir "/" name; link = "plots/data/" name; printf "" > f }
+		if ($0 ~ /^\|[-| :]+\|$/) { print; next }
+		line = $0; sub(/^\| ?/, "", line); sub(/ ?\|$/, "", line); n = split(line, c, / \| /)
+		row = ""; for (i = 1; i <= n; i++) row = row (i > 1 ? "," : "") csvcell(c[i]); print row > f; print; next }
+	f != "" { close_table() }
+	{ print }
+	END { close_table() }' "$tmp" >"$tmp.2" && mv "$tmp.2" "$tmp"
+# a page names no absolute path of the machine that wrote it
+sed -i "s|$top/||g" "$tmp"
 mv "$tmp" "$page"
 echo "  RESULTS $page"
 if [ -n "$missing" ]; then

@@ -6,11 +6,18 @@
 # summarise (bench/summarise.sh), plot (plots/*.gp) and write RESULTS.md
 # (bench/results.sh).
 #
-# Usage: bench/run.sh [OUT]   (default build/bench)
+# Usage: bench/run.sh [--plan] [OUT]   (default build/bench)
+#   --plan         print the run's steps, "plan KEY SECONDS" (bench/plan's
+#                  costs), and exit: bench/bench.sh adds them to its plan
 # Variables (environment or make):
-#   QUICK=1        small sizes, fewer scenarios (aim: a few minutes)
+#   QUICK=1        small sizes, fewer scenarios (aim: a few minutes); the
+#                  page goes to OUT/RESULTS.md unless RESULTS says otherwise
+#   FULL=1         the 64 GiB aged disk and every scenario of the table
+#                  (the rows marked f too); hours
 #   PROFILE=NAME   drive profile of vm/hdd-model/profiles.conf (default desktop7200)
-#   RUNS=N         repetitions per scenario (default 3; QUICK: 1)
+#   RUNS=N         repetitions of a fresh-filesystem scenario (default 1;
+#                  FULL: 3).  An aged scenario runs once per ageing seed
+#                  instead: seeds=N in its measures (bench/scenarios)
 #   SCENARIO=NAMES run only these scenarios (space-separated; a name or a
 #                  prefix: aged, aged-80, ...)
 #   TIME_SCALE=F   the disk model's time-scale (default 1)
@@ -20,9 +27,12 @@
 #   RESULTS_TITLE=T the page's title (default "Results")
 #   JOB_DIR=DIR    take the job files from DIR (default bench/)
 #   SCENARIOS=FILE the scenario table (default bench/scenarios)
-#   BENCH_DISK=SIZE the modelled disk (default 64G)
-#   AGED_SEED, AGED_SETS, AGED_CHURN, AGED_IO   the aged scenarios' hc-age
-#                  seed, sets, churn and random-read bytes per job
+#   BENCH_DISK=SIZE the modelled disk (default 8G; FULL: 64G; QUICK: 4G): the
+#                  model keeps its full-stroke seek and zone rates at any size
+#   AGED_SEED, AGED_SETS, AGED_CHURN, AGED_IO   the aged scenarios' first
+#                  hc-age seed (the seeds are AGED_SEED, AGED_SEED+1, ...),
+#                  sets, churn and random-read bytes per job
+#   AGED_SEEDS=N   every aged scenario with N seeds (default: its seeds=)
 #   AGED_CACHE=DIR where aged images are kept (default build/aged)
 #   AGED_JOBS=N    aged images made at once, before any scenario runs
 #                  (default 2: one ageing guest per host core)
@@ -37,13 +47,17 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
-out=${1:-$build/bench}
+plan_only=0
+[ "${1:-}" != --plan ] || { plan_only=1; shift; }
 QUICK=${QUICK:-0}
+FULL=${FULL:-0}
+if [ "$QUICK" = 1 ]; then out=${1:-$build/bench-quick}; else out=${1:-$build/bench}; fi
 PROFILE=${PROFILE:-desktop7200}
 TIME_SCALE=${TIME_SCALE:-1}
 SCENARIO=${SCENARIO:-}
-if [ "$QUICK" = 1 ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
-RESULTS=${RESULTS:-$top/RESULTS.md}
+if [ "$FULL" = 1 ]; then RUNS=${RUNS:-3}; else RUNS=${RUNS:-1}; fi
+# QUICK=1 never writes a committed page unless told to (RESULTS=)
+if [ "$QUICK" = 1 ]; then RESULTS=${RESULTS:-$out/RESULTS.md}; else RESULTS=${RESULTS:-$top/RESULTS.md}; fi
 BZIMAGE_PATCHED=${BZIMAGE_PATCHED:-$build/kbuild-patched/arch/x86/boot/bzImage}
 BZIMAGE_STOCK=${BZIMAGE_STOCK:-$build/kbuild-stock/arch/x86/boot/bzImage}
 FIO_ROOT=${FIO_ROOT:-$build/fio-guest/root}
@@ -52,7 +66,7 @@ HDD_VALIDATE=${HDD_VALIDATE:-$build/hdd/hdd-validate}
 BTOOLS=${BTOOLS:-$build/bench-tools}
 AGED_CACHE=${AGED_CACHE:-$build/aged}
 JOB_DIR=${JOB_DIR:-$top/bench}
-DISK_SIZE=${BENCH_DISK:-64G}
+if [ "$FULL" = 1 ]; then DISK_SIZE=${BENCH_DISK:-64G}; elif [ "$QUICK" = 1 ]; then DISK_SIZE=${BENCH_DISK:-4G}; else DISK_SIZE=${BENCH_DISK:-8G}; fi
 AGED_JOBS=${AGED_JOBS:-2}
 AGED_MEM=${AGED_MEM:-4096}
 
@@ -69,6 +83,10 @@ echo "$all_scenarios" | awk -v f="${SCENARIOS#"$top"/}" 'NF != 6 { print f ": li
 
 # ---- check the input
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
+case $FULL in 0|1) ;; *) die "FULL='$FULL': use 0 or 1" ;; esac
+[ "$QUICK$FULL" != 11 ] || die "QUICK=1 and FULL=1: choose one"
+case $DISK_SIZE in [1-9]*G) ;; *) die "BENCH_DISK='$DISK_SIZE': give whole GiB, e.g. 8G" ;; esac
+case ${AGED_SEEDS:-1} in ''|*[!0-9]*|0) die "AGED_SEEDS='${AGED_SEEDS:-}': give a whole number >= 1" ;; esac
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a whole number >= 1" ;; esac
 case $AGED_JOBS in ''|*[!0-9]*|0) die "AGED_JOBS='$AGED_JOBS': give a whole number >= 1" ;; esac
 case $AGED_MEM in ''|*[!0-9]*) die "AGED_MEM='$AGED_MEM': give MiB, a whole number >= 256" ;; esac
@@ -77,15 +95,19 @@ awk -v t="$TIME_SCALE" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t <= 1000) }' 
 	die "TIME_SCALE='$TIME_SCALE': give a number from 0 to 1000"
 grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||
 	die "PROFILE='$PROFILE' is not in vm/hdd-model/profiles.conf (have: $(sed -n 's/^\[\(.*\)\]$/\1/p' "$top/vm/hdd-model/profiles.conf" | tr '\n' ' '))"
-[ -r "$BZIMAGE_PATCHED" ] || die "patched kernel '$BZIMAGE_PATCHED' missing: make kernel-patched"
-[ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
-[ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
-[ -x "$HDD_CURVES" ] || die "'$HDD_CURVES' missing: make hdd"
-[ -x "$HDD_VALIDATE" ] || die "'$HDD_VALIDATE' missing: make hdd"
-for t in hc-age hc-move hc-mark hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
-selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" '
+if [ "$plan_only" = 0 ]; then
+	[ -r "$BZIMAGE_PATCHED" ] || die "patched kernel '$BZIMAGE_PATCHED' missing: make kernel-patched"
+	[ -r "$BZIMAGE_STOCK" ] || die "stock kernel '$BZIMAGE_STOCK' missing: make kernel-stock"
+	[ -x "$FIO_ROOT/usr/bin/fio" ] || die "no fio in '$FIO_ROOT': make engine-guest-root"
+	[ -x "$HDD_CURVES" ] || die "'$HDD_CURVES' missing: make hdd"
+	[ -x "$HDD_VALIDATE" ] || die "'$HDD_VALIDATE' missing: make hdd"
+	for t in hc-age hc-move hc-mark hc-tracejoin; do [ -x "$BTOOLS/$t" ] || die "'$BTOOLS/$t' missing: make bench-tools"; done
+fi
+# the quick column: q runs in every mode, - by default and with FULL=1,
+# f with FULL=1 only, x only when SCENARIO names it
+selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" -v full="$FULL" '
 	BEGIN { n = split(s, want, " ") }
-	NF == 6 { if (!n) { if ($5 != "x" && (q == 0 || $5 == "q")) print; next }
+	NF == 6 { if (!n) { if ($5 == "q" || (q == 0 && $5 == "-") || (full == 1 && $5 == "f")) print; next }
 		for (i = 1; i <= n; i++) if ($1 == want[i] || index($1, want[i] "-") == 1) { print; next } }')
 [ -n "$selected" ] || die "SCENARIO='$SCENARIO' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
 for w in $SCENARIO; do
@@ -118,6 +140,60 @@ while read -r n _ j f _; do
 	case $j:$f in *:*:0) ;; *:*:*) die "${SCENARIOS#"$top"/}: $n: qd= and sched= are for a fresh filesystem (fill 0), not fill $f" ;; esac
 done <<<"$selected"
 
+# ---- the aged filesystem: hc-age's parameters (the image's cache key).
+# The sets scale with the disk: about 10% of it in all (as on the 16 GiB
+# disk of results/aged-16g with 32 MiB files), so that they take the same
+# share of the regions at every size.
+AGED_SEED=${AGED_SEED:-1}
+AGED_DIRS=64
+disk_gib=${DISK_SIZE%G}
+if [ "$QUICK" = 1 ]; then
+	AGED_SETS=${AGED_SETS:-H:hot:2:4M,H2:hot:2:4M,C:cold:2:4M,N:none:2:4M,N2:none:2:4M,HS:hot:1:16M,CS:cold:1:16M,NS:none:1:16M}
+	AGED_CHURN=${AGED_CHURN:-0.25} AGED_IO=${AGED_IO:-512k}
+elif [ "$disk_gib" -ge 16 ]; then
+	AGED_SETS=${AGED_SETS:-H:hot:8:32M,H2:hot:8:32M,C:cold:8:32M,N:none:8:32M,N2:none:8:32M,HS:hot:1:128M,CS:cold:1:128M,NS:none:1:128M}
+	AGED_CHURN=${AGED_CHURN:-0.5} AGED_IO=${AGED_IO:-4m}
+else
+	AGED_SETS=${AGED_SETS:-H:hot:8:16M,H2:hot:8:16M,C:cold:8:16M,N:none:8:16M,N2:none:8:16M,HS:hot:1:64M,CS:cold:1:64M,NS:none:1:64M}
+	AGED_CHURN=${AGED_CHURN:-0.5} AGED_IO=${AGED_IO:-4m}
+fi
+# nruns KERNEL FILL MEASURES: the runs of a scenario: one per ageing seed
+# for an aged one (seeds=N in its measures, AGED_SEEDS, QUICK: at most 2),
+# one for scaleout, RUNS for a fresh one
+nruns() {
+	case ,$3, in *,scaleout,*) echo 1; return ;; esac
+	[ "$2" != 0 ] || { echo "$RUNS"; return; }
+	local n
+	n=$(echo "$3" | tr , '\n' | sed -n 's/^seeds=\([0-9][0-9]*\)$/\1/p' | head -n 1)
+	n=${AGED_SEEDS:-${n:-1}}
+	[ "$QUICK" = 0 ] || [ "$n" -le 2 ] || n=2
+	echo "$n"
+}
+# the images the run needs: "FILL SEED KERNEL", one per aged scenario and seed
+# (run R of an aged scenario reads the image of seed AGED_SEED + R - 1,
+# aged on the scenario's kernel: the stock kernel ignores the hints)
+images=$(while read -r n k j f _ m; do
+	[ -n "$n" ] && [ "$f" != 0 ] || continue
+	for r in $(seq 1 "$(nruns "$k" "$f" "$m")"); do echo "$f $((AGED_SEED + r - 1)) $([ "$k" = stock ] && echo stock || echo patched)"; done
+done <<<"$selected" | awk '!seen[$0]++' | sort -t' ' -k1,1nr -k2,2n)
+# the run's steps for bench/lib.sh's progress: "plan KEY SECONDS"
+run_plan() {
+	local f sd k n kn j m r kind
+	while read -r f sd k; do
+		[ -n "$f" ] || continue
+		echo "plan age:$f:$sd:$k $(plan_cost age "$(awk -v g="$disk_gib" -v p="${f%%+*}" 'BEGIN { printf "%.2f", g * p / 100 }')")"
+	done <<<"$images"
+	while read -r n kn j f _ m; do
+		[ -n "$n" ] || continue
+		case ,$m, in *,scaleout,*) kind=scaleout-run ;; *,promote,*) kind=promote-run ;; *) [ "$f" = 0 ] && kind=fresh-run || kind=aged-run ;; esac
+		# QUICK=1's smaller jobs have costs of their own (KIND-quick)
+		[ "$QUICK" = 0 ] || ! grep -q "^$kind-quick " "$top/bench/plan" || kind=$kind-quick
+		for r in $(seq 1 "$(nruns "$kn" "$f" "$m")"); do echo "plan run:$n:$r $(plan_cost "$kind")"; done
+	done <<<"$selected"
+	echo "plan pages $(plan_cost "pages$([ "$QUICK" = 0 ] || echo -quick)")"
+}
+if [ "$plan_only" = 1 ]; then run_plan; exit 0; fi
+
 # ---- the guest's extra files: the runner script and the job files
 mkdir -p "$out"
 rm -rf "$out/guest-root" "$out/figures" "$out/status" "$out/summary"
@@ -137,8 +213,12 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-p
 	echo "commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')"
 	echo "host=$(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
 	echo "disk=$DISK_SIZE"
-	echo "bzimage_patched=$BZIMAGE_PATCHED"
-	echo "bzimage_stock=$BZIMAGE_STOCK"
+	echo "bzimage_patched=${BZIMAGE_PATCHED#"$top"/}"
+	echo "bzimage_stock=${BZIMAGE_STOCK#"$top"/}"
+	echo "full=$FULL"
+	echo "run_id=$(date -u '+%Y%m%dT%H%M%SZ')-$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	# the command that reproduces this run (bench/bench.sh's, or this script's)
+	echo "command=${BENCH_COMMAND:-QUICK=$QUICK FULL=$FULL RUNS=$RUNS BENCH_DISK=$DISK_SIZE${SCENARIO:+ SCENARIO=\"$SCENARIO\"} bench/run.sh}"
 	echo "scenarios=$(echo "$selected" | awk '{ printf "%s ", $1 }')"
 } >"$out/run-env.txt"
 # the later stages take the scenarios and what they measure from here
@@ -161,57 +241,51 @@ fi
 # split_guest_output RAW DIR: the files between the marker lines
 split_guest_output() { awk -v dir="$2" -f "$top/bench/split-guest-output.awk" "$1"; }
 
-# ---- the aged filesystem: hc-age's parameters (the image's cache key)
-AGED_SEED=${AGED_SEED:-1}
-AGED_DIRS=64
-if [ "$QUICK" = 1 ]; then
-	AGED_SETS=${AGED_SETS:-H:hot:4:8M,H2:hot:4:8M,C:cold:4:8M,N:none:4:8M,N2:none:4:8M,HS:hot:1:32M,CS:cold:1:32M,NS:none:1:32M}
-	AGED_CHURN=${AGED_CHURN:-0.25} AGED_IO=${AGED_IO:-1m}
-else
-	AGED_SETS=${AGED_SETS:-H:hot:8:32M,H2:hot:8:32M,C:cold:8:32M,N:none:8:32M,N2:none:8:32M,HS:hot:1:128M,CS:cold:1:128M,NS:none:1:128M}
-	AGED_CHURN=${AGED_CHURN:-0.5} AGED_IO=${AGED_IO:-4m}
-fi
 {
 	echo "aged_seed=$AGED_SEED"
+	echo "aged_seeds=$(echo "$images" | awk 'NF { print $2 }' | sort -un | tr '\n' ' ' | sed 's/ $//')"
 	echo "aged_dirs=$AGED_DIRS"
 	echo "aged_sets=$AGED_SETS"
 	echo "aged_churn=$AGED_CHURN"
 	echo "aged_io=$AGED_IO"
 } >>"$out/run-env.txt"
 
-# aged_image FILL: print the path of the image aged to FILL percent, making
-# it first if build/aged/ has none for these parameters.  The key covers
-# everything the layout depends on: the tool, the guest script, the kernel,
-# the seed, the sets, the churn, the disk size.
+# aged_image FILL SEED KERNEL: print the path of the image aged to FILL
+# percent with that seed on that kernel (patched or stock), making it first
+# if build/aged/ has none for these parameters.  The key covers everything
+# the layout depends on: the tool, the guest script, the kernel, the seed,
+# the sets, the churn, the disk size.
 aged_mount_opts() { case $1 in *+reserve) echo region_reserve=1 ;; esac; }
 aged_image() {
-	local fill=$1 pct=${1%%+*} opts key dir rc t0
+	local fill=$1 seed=$2 kern=$3 pct=${1%%+*} opts key dir rc img t0
+	[ "$kern" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
 	opts=$(aged_mount_opts "$fill")
-	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-aged.sh" "$BZIMAGE_PATCHED" | cut -d' ' -f1
-		echo "$fill $AGED_SEED $AGED_DIRS $AGED_SETS $AGED_CHURN $DISK_SIZE"; } | sha256sum | cut -c1-16)
+	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-aged.sh" "$img" | cut -d' ' -f1
+		echo "$fill $seed $AGED_DIRS $AGED_SETS $AGED_CHURN $DISK_SIZE"; } | sha256sum | cut -c1-16)
 	dir=$AGED_CACHE/$fill-$key
 	if [ -f "$dir/ok" ]; then
-		stage "aged image $fill%: cached (${dir#"$top"/})" >&2
+		[ "${4:-}" != begin ] || progress_begin "age:$fill:$seed:$kern" "aged image $fill%, seed $seed, $kern kernel: cached (${dir#"$top"/})" >&2
 		echo "$dir"; return 0
 	fi
+	[ "${4:-}" = begin ] || return 1
 	rm -rf "$dir" && mkdir -p "$dir"
 	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
 	t0=$(date +%s)
-	stage "aged image $fill%: ageing a fresh ext4 (seed $AGED_SEED, churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
-	VM_MEM=$AGED_MEM nice "$top/vm/runner/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
+	progress_begin "age:$fill:$seed:$kern" "aged image $fill%, seed $seed, $kern kernel: ageing a fresh ext4 on $DISK_SIZE (churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
+	VM_MEM=$AGED_MEM nice "$top/vm/runner/run" --kernel "$img" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest-aged.sh age $pct $AGED_SEED $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" \
+		-- "sh /tests/bench/guest-aged.sh age $pct $seed $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" \
 		>"$dir/guest.out" 2>"$dir/vmrun.err"
 	rc=$?
 	split_guest_output "$dir/guest.out" "$dir"
 	if [ $rc != 0 ] || ! grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
-		guest_failed "$dir" "ageing to $fill% failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'))"
+		guest_failed "$dir" "ageing to $fill% (seed $seed, $kern kernel) failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'))"
 		return 1
 	fi
 	mv "$dir/disk.img.tmp" "$dir/disk.img"
-	date -u '+made=%Y-%m-%d %H:%M UTC' >>"$dir/env.txt"
+	{ date -u '+made=%Y-%m-%d %H:%M UTC'; echo "age_kernel=$kern"; } >>"$dir/env.txt"
 	touch "$dir/ok"
-	stage "aged image $fill%: made in $(($(date +%s) - t0)) s" >&2
+	stage "aged image $fill%, seed $seed, $kern kernel: made in $(($(date +%s) - t0)) s" >&2
 	echo "$dir"
 }
 
@@ -232,7 +306,7 @@ failed_run() {
 }
 
 run_one() { # name kernel job fill run
-	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 img dir cmd rc qd sched
+	local name=$1 kernel=$2 job=$3 fill=$4 r=$5 n=$6 img dir cmd rc qd sched seed ak
 	read -r qd sched <<<"$(job_params "$job")"
 	job=${job%%:*}
 	dir=$out/$name/run$r
@@ -242,19 +316,25 @@ run_one() { # name kernel job fill run
 	if [ "$job" = zones ]; then
 		cmd="sh /tests/bench/guest-scenario.sh zones"
 	elif [ "$fill" != 0 ]; then
-		if grep -qx "$fill" "$out/aged-failed" 2>/dev/null ||
-			! aged=$(aged_image "$fill"); then
-			failed_run "$name" "$r" ageing; return 1
+		# run R reads the image of seed AGED_SEED + R - 1 (bench/scenarios: seeds=)
+		seed=$((AGED_SEED + r - 1)) ak=patched
+		[ "$kernel" != stock ] || ak=stock
+		if grep -qx "$fill $seed $ak" "$out/aged-failed" 2>/dev/null ||
+			! aged=$(aged_image "$fill" "$seed" "$ak"); then
+			failed_run "$name" "$r" "ageing (seed $seed)"; return 1
 		fi
-		mkdir -p "$out/$name/aging"
-		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$out/$name/aging/"
-		echo "image=${aged#"$top"/}" >>"$out/$name/aging/env.txt"
+		mkdir -p "$dir/aging"
+		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$dir/aging/"
+		echo "image=${aged#"$top"/}" >>"$dir/aging/env.txt"
+		echo "aged_seed=$seed" >>"$dir/aging/env.txt"
+		# the first seed's image also as the scenario's (bench/summarise-aged.sh)
+		[ "$r" != 1 ] || { rm -rf "$out/$name/aging"; cp -a "$dir/aging" "$out/$name/aging"; }
 		base=",base=$aged/disk.img"
 		cmd="sh /tests/bench/guest-aged.sh measure /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"
 	else
 		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest-scenario.sh /tests/bench/$job"
 	fi
-	stage "$name run $r/$RUNS: $job on the $kernel kernel$([ "$fill" != 0 ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}")"
+	progress_begin "run:$name:$r" "$name run $r/$n: $job on the $kernel kernel$([ "$fill" != 0 ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}, seed $seed")"
 	nice "$top/vm/runner/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,queue-depth=$qd,trace=$dir/trace.csv$base" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
@@ -275,11 +355,12 @@ run_one() { # name kernel job fill run
 		return 1
 	fi
 	echo "$name $r ok" >>"$out/status"
+	progress_end "run:$name:$r"
 }
 
 run_scaleout() { # name job
 	local name=$1 dir=$out/$1 rc
-	stage "$name: patched and stock guests at once, one fio client, $2"
+	progress_begin "run:$name:1" "$name: patched and stock guests at once, one fio client, $2"
 	QUICK=$QUICK PROFILE=$PROFILE TIME_SCALE=$TIME_SCALE FIO_ROOT=$FIO_ROOT \
 		BZIMAGE_PATCHED=$BZIMAGE_PATCHED BZIMAGE_STOCK=$BZIMAGE_STOCK \
 		nice "$top/bench/scaleout.sh" "$dir" "$JOB_DIR/$2" 2>"$out/$name.err" | sed 's/^/  /'
@@ -290,41 +371,58 @@ run_scaleout() { # name job
 		return 1
 	fi
 	echo "$name 1 ok" >>"$out/status"
+	progress_end "run:$name:1"
 }
 
-stage "profile $PROFILE, time-scale $TIME_SCALE, $RUNS run(s), QUICK=$QUICK, into ${out#"$top"/}"
+run_t0=$(date +%s)
+# the progress log: bench/bench.sh's (BENCH_PROGRESS) with this run's steps
+# added, or one of this run's own when run.sh runs alone
+[ -n "${BENCH_PROGRESS:-}" ] || { rm -f "$out/progress.log"; progress_init "$out/progress.log"; }
+run_plan | while read -r _ k c; do progress_plan "$k" "$c"; done
+stage "profile $PROFILE, time-scale $TIME_SCALE, $DISK_SIZE disk, $RUNS run(s) per fresh scenario, QUICK=$QUICK FULL=$FULL, into ${out#"$top"/}"
 
 # ---- the aged images first, AGED_JOBS at a time, the fullest first (they
 # take longest); nothing is measured meanwhile, so the ageing guests never
 # share the host with a measurement.  A fill whose ageing fails is listed in
 # aged-failed and its scenario fails at once instead of ageing again.
 : >"$out/aged-failed"
-fills=$(echo "$selected" | awk '$4 != "0" { print $4 }' | sort -u | sort -t+ -k1,1nr)
-if [ -n "$fills" ]; then
-	stage "aged images: $(echo $fills), $AGED_JOBS at a time, $AGED_MEM MiB per ageing guest"
+if [ -n "$images" ]; then
+	stage "aged images: $(echo "$images" | wc -l) ($(echo "$images" | awk '{ printf "%s%s/seed %s/%s", (NR > 1 ? ", " : ""), $1, $2, $3 }')), $AGED_JOBS at a time, $AGED_MEM MiB per ageing guest"
 	running=0
-	for f in $fills; do
+	while read -r f sd k; do
 		if [ "$running" -ge "$AGED_JOBS" ]; then wait -n; running=$((running - 1)); fi
-		( aged_image "$f" >/dev/null || echo "$f" >>"$out/aged-failed" ) &
+		# each of AGED_JOBS guests at once has 1/AGED_JOBS of the wall clock
+		( if aged_image "$f" "$sd" "$k" begin >/dev/null; then progress_end "age:$f:$sd:$k" "$AGED_JOBS"
+		  else echo "$f $sd $k" >>"$out/aged-failed"; fi ) &
 		running=$((running + 1))
-	done
+	done <<<"$images"
 	wait
 fi
 while read -r name kernel job fill _ measures; do
 	[ -n "$name" ] || continue
 	# the scenarios that measure scaleout (bench/scenarios) are bench/scaleout.sh's
 	case ,$measures, in *,scaleout,*) run_scaleout "$name" "$job"; continue ;; esac
-	for r in $(seq 1 "$RUNS"); do
-		run_one "$name" "$kernel" "$job" "$fill" "$r" || break
+	n=$(nruns "$kernel" "$fill" "$measures")
+	for r in $(seq 1 "$n"); do
+		# a fresh scenario stops at its first failed run; an aged one tries every seed
+		run_one "$name" "$kernel" "$job" "$fill" "$r" "$n" || [ "$fill" != 0 ] || break
 	done
 done <<<"$selected"
 
-stage "summarise"
+progress_begin pages "summarise, plots, $(basename "$RESULTS")"
 "$top/bench/summarise.sh" "$out" || { echo "bench/run.sh: summarising $out failed" >&2; echo "summarise - FAIL" >>"$out/status"; failed=1; }
-stage "plots"
 "$top/bench/plots.sh" "$out" || { echo "bench/run.sh: plotting failed" >&2; echo "plots - FAIL" >>"$out/status"; failed=1; }
-stage "RESULTS"
 [ $failed = 0 ] || echo "partial=1" >>"$out/run-env.txt"
+# the steps' times so far (the page's table of the plan against the run)
+progress_table >"$out/steps.csv"
+echo "run_seconds=$(($(date +%s) - run_t0))" >>"$out/run-env.txt"
 "$top/bench/results.sh" "$out" "$RESULTS" || { echo "bench/run.sh: writing $RESULTS failed" >&2; failed=1; }
+# the page's own checks (commit, no absolute path, links, the answer)
+if [ -f "$RESULTS" ] && ! "$top/bench/page-check.sh" "$RESULTS" >"$out/page-check.tap" 2>&1; then
+	echo "bench/run.sh: $RESULTS fails its checks:" >&2
+	grep -v '^ok' "$out/page-check.tap" | sed 's/^/    /' >&2
+	failed=1
+fi
+progress_end pages
 stage "done ($(grep -c ' ok$' "$out/status") run(s) ok, $(grep -c ' FAIL ' "$out/status") failed)"
 exit $failed

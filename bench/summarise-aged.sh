@@ -80,4 +80,45 @@ awk -F, 'FILENAME ~ /disk.csv$/ && $1 ~ /^aged-/ && $4 == "disk_mb_s" && $2 ~ /^
 	END { print "fill,HS_disk,HS_min,HS_max,CS_disk,CS_min,CS_max,NS_disk,NS_min,NS_max,HS_fio,CS_fio,NS_fio"
 		for (f in fills) printf "%s,%s,%s,%s,%s,%s,%s\n", f, d[f ",HS"], d[f ",CS"], d[f ",NS"], q[f ",HS"], q[f ",CS"], q[f ",NS"] }' \
 	"$sum/disk.csv" "$sum/seq.csv" | { read -r h; echo "$h"; sort -n; } >"$sum/aged-seq.csv"
+
+# ---- the page's answer (bench/results-answer.sh): per aged scenario and
+# run (= ageing seed), the random-read service time p50 on the disk's clock
+# of each set alone and of the pairs, and their ratios; the scenario's
+# kernel and fullness from OUT/scenarios, never from its name.
+#   aged-ratios-runs.csv  scenario,kernel,fill,reserve,run,seed,reads,H_ms,C_ms,N_ms,
+#                         pair_hc_ms,pair_nn_ms,hn,cn,pair
+#   aged-ratios.csv       kernel,fill,reserve,metric,median,min,max,seeds
+#                         (metric: hn, cn, pair, H_ms, C_ms, N_ms)
+{ echo "scenario,kernel,fill,reserve,run,seed,reads,H_ms,C_ms,N_ms,pair_hc_ms,pair_nn_ms,hn,cn,pair"
+for n in $(scen "$out" aged); do
+	read -r kern fill <<<"$(awk -v n="$n" '!/^#/ && $1 == n { print $2, $4 }' "$out/scenarios")"
+	res=off; case $fill in *+reserve) res=on ;; esac
+	for d in "$out/$n"/run*; do
+		ok_run "$d" || continue
+		r=$(basename "$d")
+		seed=$(sed -n 's/^aged_seed=//p' "$d/aging/env.txt" 2>/dev/null | tail -n 1)
+		[ -n "$seed" ] || seed=$(sed -n 's/^seed=//p' "$out/$n/aging/state.txt" 2>/dev/null | head -n 1)
+		awk -F, -v n="$n" -v r="$r" -v k="$kern" -v f="${fill%%+*}" -v res="$res" -v seed="$seed" '
+			$1 == n && $2 == r && $5 == "service_p50_ms" { v[$3] = $6 }
+			END { if (!("H" in v) || !("N" in v) || !("C" in v)) exit 0
+				hc = (v["hc-hot"] + v["hc-cold"]) / 2; nn = (v["nn-a"] + v["nn-b"]) / 2
+				printf "%s,%s,%s,%s,%s,%s,,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", n, k, f, res, r, seed,
+					v["H"], v["C"], v["N"], hc, nn, v["H"] / v["N"], v["C"] / v["N"], (nn > 0 ? sprintf("%.4f", hc / nn) : "") }' \
+			"$sum/disk-runs.csv" | awk -F, -v OFS=, -v rd="$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["job"] == "N" { print $c["reads"] }' "$d/join-summary.csv" 2>/dev/null)" '{ $7 = rd; print }'
+	done
+done; } >"$sum/aged-ratios-runs.csv"
+{ echo "kernel,fill,reserve,metric,median,min,max,seeds"
+	awk -F, -v need="kernel fill reserve hn cn pair H_ms C_ms N_ms" "$CSV_AWK"'
+		{ split("hn cn pair H_ms C_ms N_ms", m, " ")
+			for (i = 1; i <= 6; i++) if ($C[m[i]] != "") print $C["kernel"] ":" $C["fill"] ":" $C["reserve"] ":" m[i] "," $C[m[i]] }
+		END { if (csv_bad) exit 2 }' "$sum/aged-ratios-runs.csv" | stats | tr : , | sort -t, -k1,1 -k2,2n -k3,3 -k4,4; } >"$sum/aged-ratios.csv" || rc=1
+# the answer's figure (plots/bench-answer.gp): one row per fullness, median
+# min max of H/N and C/N with the reserve off and on (patched kernel), and
+# H/N on the stock kernel; NaN where the run has no such scenario
+awk -F, 'NR > 1 { k = $1 ":" $3; if ($1 == "stock") k = "stock"
+		if ($4 == "hn" || $4 == "cn") { v[$2 "," $4 ":" k] = $5 "," $6 "," $7; fills[$2] = 1 } }
+	END { print "fill,hn_off,hn_off_min,hn_off_max,hn_on,hn_on_min,hn_on_max,cn_off,cn_off_min,cn_off_max,cn_on,cn_on_min,cn_on_max,hn_stock,hn_stock_min,hn_stock_max"
+		split("hn:patched:off hn:patched:on cn:patched:off cn:patched:on hn:stock", c, " ")
+		for (f in fills) { printf "%s", f; for (i = 1; i <= 5; i++) printf ",%s", ((f "," c[i]) in v) ? v[f "," c[i]] : "NaN,NaN,NaN"; print "" } }' \
+	"$sum/aged-ratios.csv" | { read -r h; echo "$h"; sort -n; } >"$sum/aged-answer.csv"
 exit $rc

@@ -126,7 +126,7 @@ for s in $(scen "$out" rand fresh); do
 	done
 done >>"$sum/trace-seek.csv"
 
-# ---- the measures with a file of their own (bench/measures.sh): placement, zones
+# ---- the measures with a file of their own (bench/measures.sh): placement, zones, iops, dirmark
 . "$(dirname "$0")/measures.sh" || exit 2
 for m in $(measures_of "$out"); do
 	measure_load "$m" && "${m}_summarise" "$out" || rc=1
@@ -198,33 +198,6 @@ for n in $(scen "$out" promote); do
 		echo "$n,$(basename "$d"),$mv_,$ev,$sm"
 	done
 done >>"$sum/promote-runs.csv"
-
-# ---- a directory marked hot (the scenarios that measure dirmark,
-# bench/dirmark.fio): per run and job, where its files' bytes are by third
-# of the disk (the engine's placement log) and the kernel's hint counters
-# after the run (env.txt: hint_inherited counts creates that took the hint
-# from their directory); the marks as the guest read them back (mark_*)
-echo "scenario,run,job,files,frac_first,frac_middle,frac_last,hint_inherited,hint_honoured,marks" >"$sum/dirmark-runs.csv"
-for n in $(scen "$out" dirmark); do
-	for d in "$out/$n"/run*; do
-		ok_run "$d" && need "$d/placement.csv" && need "$d/env.txt" || continue
-		inh=$(sed -n 's/^hint_inherited=//p' "$d/env.txt" | tail -n 1)
-		hon=$(sed -n 's/^hint_honoured=//p' "$d/env.txt" | tail -n 1)
-		mk=$(sed -n 's/^mark_//p' "$d/env.txt" | tr '\n' ' ' | sed 's/ $//')
-		[ -n "$mk" ] || { echo "summarise: $d/env.txt: no mark_ line (bench/guest-aged.sh marks the job's ;@mark directories)" >&2; rc=1; continue; }
-		awk -F, -v need="kind job bytes_first bytes_middle bytes_last" -v n="$n" -v r="$(basename "$d")" \
-			-v inh="$inh" -v hon="$hon" -v mk="$mk" "$CSV_AWK"'
-			$C["kind"] == "file" { j = $C["job"]; f[j]++; a[j] += $C["bytes_first"]; b[j] += $C["bytes_middle"]; c[j] += $C["bytes_last"] }
-			END { if (csv_bad) exit 2
-				for (j in f) { t = a[j] + b[j] + c[j]; if (t == 0) t = 1
-					printf "%s,%s,%s,%d,%.4f,%.4f,%.4f,%s,%s,%s\n", n, r, j, f[j], a[j] / t, b[j] / t, c[j] / t, inh, hon, mk } }' \
-			"$d/placement.csv" || rc=1
-	done
-done >"$sum/dirmark-runs.tmp"
-sort "$sum/dirmark-runs.tmp" >>"$sum/dirmark-runs.csv" && rm -f "$sum/dirmark-runs.tmp"
-awk -F, 'NR > 1 { print $1 ":" $3 "," $5 }' "$sum/dirmark-runs.csv" | stats |
-	awk -F, 'BEGIN { print "scenario,job,first_med,first_min,first_max,runs" }
-		{ split($1, k, ":"); print k[1] "," k[2] "," $2 "," $3 "," $4 "," $5 }' >"$sum/dirmark.csv"
 
 # ---- stock vs patched: the same job file on both kernels (the first pair=
 # of bench/scenarios among the seq scenarios, and among the rand ones)

@@ -12,6 +12,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 fixture=${FIXTURE:-$top/bench/fixtures/run-small}
 . "$top/vm/lib/tap.sh"
+# csv_get (bench/lib.sh)
+. "$top/bench/lib.sh"
 tap_init test-pages
 for c in jq gnuplot; do
 	command -v $c >/dev/null || { not_ok "$c missing (vm/lib/install-deps.sh plot)"; tap_done; exit 1; }
@@ -50,7 +52,7 @@ t "every summary but summarise.sh's scratch ($scratch) has a header row" bash -c
 done"
 
 # the page's sections, in order
-want="# Results|## Environment|## Headline numbers|## Placement (bench/placement.fio)|## Random reads per second on the disk's clock|## Raw disk, start vs end|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
+want="# Results|## The answer: what O_HOT buys on an aged disk, and what it costs|## Environment|## Fresh filesystem: headline numbers (an empty disk, where an unhinted file already lands near the start)|## Random reads per second on the disk's clock|## Placement (bench/placement.fio)|## Raw disk, start vs end|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## Aged filesystem (bench/aged.fio, bench/age.c)|### The region reserve: off vs on|### 50% full (aged-50)|### 80% full (aged-80)|### 80%, reserve on full (aged-80-reserve)|### 80%, stock kernel full (aged-80-stock)|### 95% full (aged-95)|### 95%, reserve on full (aged-95-reserve)|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
 is "the page's sections, in order" "$(grep '^##* ' "$page" | tr '\n' '|' | sed 's/|$//')" "$want"
 t "not marked partial, nothing missing" sh -c "! grep -q -e PARTIAL -e 'Missing from this page' '$page'"
 t "every link of the page resolves next to it" sh -c "cd '$tmp/page' && grep -o '](\([^)]*\))' RESULTS.md | sed 's/^](//; s/)\$//' |
@@ -113,13 +115,95 @@ for m in none hot cold; do
 done
 t "the validation table from hdd-validate" grep -q '^| cheetah9lp | average_seek |' "$page"
 
+# ---- the answer: the aged scenarios, one run per ageing seed.  H/N and C/N
+# of each run from its hc-tracejoin summary (service p50 of job H, C over N),
+# median (min-max) across the runs, as the page's table must print them.
+# ratio_runs SCENARIO A B: A's service p50 over B's, one line per run
+ratio_runs() { for d in "$fixture/$1"/run*; do
+	awk -F, -v a="$2" -v b="$3" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { v[$1] = $h["service_p50_ms"] }
+		END { printf "%.6f\n", v[a] / v[b] }' "$d/join-summary.csv"; done; }
+r2mm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	if (sprintf("%.2f", v[1]) == sprintf("%.2f", v[NR])) printf "%.2f", m; else printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'; }
+aimw() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (v[NR] <= 0.55) print "met"; else if (v[1] > 0.55) print "not met"; else print "not met: the range straddles 0.55" }'; }
+for x in "aged-80 80% off patched 3" "aged-80-reserve 80% on patched 3" "aged-50 50% off patched 1" "aged-95-reserve 95% on patched 1"; do
+	read -r sc fl rs kn ns <<<"$x"
+	# shellcheck disable=SC2046
+	hn=$(r2mm $(ratio_runs "$sc" H N)) cn=$(r2mm $(ratio_runs "$sc" C N)) am=$(aimw $(ratio_runs "$sc" H N))
+	is "the answer's table: $sc, H/N and C/N across $ns seed(s)" "$(in_section "The answer" "| $fl | $rs | $kn |" | cut -d'|' -f2-6,8)" \
+		" $fl | $rs | $kn | $hn ($am) | $cn | $ns "
+done
+# shellcheck disable=SC2046
+is "the answer's table: the stock kernel's row (doing nothing)" "$(in_section "The answer" "| 80% | off | stock (doing nothing) |" | cut -d'|' -f5,8)" \
+	" $(r2mm $(ratio_runs aged-80-stock H N)) | 1 "
+t "the conclusion names the stock kernel on the same recipe and seed" sh -c "sed -n '/^## The answer/,/^## /p' '$page' | grep -q 'the stock kernel on the same ageing recipe and seed'"
+t "the answer's figure is a PNG, linked" sh -c "grep -qF '](plots/figures/answer.png)' '$page'" && t "answer.png is a PNG" is_png "$tmp/page/plots/figures/answer.png"
+js=$tmp/page/plots/data/summary.json
+# shellcheck disable=SC2046
+is "summary.json: 80% reserve off H/N median = the table's" "$(jq -r '.hn[] | select(.fullness == 80 and .reserve == "off" and .kernel == "patched") | "\(.median) \(.seeds)"' "$js" | awk '{ printf "%.2f %s", $1, $2 }')" \
+	"$(r2mm $(ratio_runs aged-80 H N) | cut -d' ' -f1) 3"
+is "summary.json: the run's id, disk and seeds" "$(jq -r '"\(.run_id) \(.disk) \(.seeds | map(tostring) | join(","))"' "$js")" "20261205T060000Z-fixture 64G 1,2,3"
+t "every table of the page also as CSV (plots/data/)" sh -c "[ \$(grep -c '^Table as CSV: ' '$page') -eq \$(grep -c '^|---' '$page') ]"
+
+# the page's own checks (bench/page-check.sh, which bench/run.sh runs on
+# every page it writes) pass on the fixture's page, and each fails on a copy
+# broken in its way
+t "page-check.sh --answer passes on the fixture's page" "$top/bench/page-check.sh" --answer "$page"
+pc() { # NAME SED-SCRIPT [FILE-TO-BREAK]: a copy of the page broken by SED-SCRIPT must fail its checks
+	rm -rf "$tmp/pc" && cp -a "$tmp/page" "$tmp/pc"
+	sed -i "$2" "$tmp/pc/${3:-RESULTS.md}"
+	t "page-check.sh fails on a page $1" sh -c "! '$top/bench/page-check.sh' --answer '$tmp/pc/RESULTS.md' >/dev/null"
+}
+pc "with an absolute path" '0,/^## Environment/s|^## Environment|see /work/x/build/bench/run1\n&|'
+pc "with the repository's folder in it" "0,/^## Environment/s|^## Environment|$top/build\\n&|"
+pc "with a dead link" '0,/^## Environment/s|^## Environment|[gone](plots/figures/nothing.png)\n&|'
+pc "without its commit" '/commit [0-9a-f]\{7,\}/d; s/commit fixture/commit of the fixture/'
+pc "without the conclusion" '/^\*\*Conclusion\*\*/d'
+pc "without the H/N table" '/^| fullness | reserve | kernel | H\/N/d'
+pc "whose answer is not first" '0,/^## The answer/s/^## The answer/## Environment first\n\n&/'
+pc "whose summary.json lacks run_id" 's/"run_id"/"id"/' plots/data/summary.json
+pc "whose summary.json does not parse" '1s/^{/{{/' plots/data/summary.json
+
+# "met" only when the whole range across seeds clears the aim: three images
+# of one fullness whose H/N spans 0.50-0.60 straddle 0.55; 0.50-0.55 meet it
+met_case() { # NAME H/N... : the verdict results-answer.sh prints for those seeds
+	local o=$tmp/met-$1 r=0 v
+	shift
+	mkdir -p "$o/summary" && printf 'disk=8G\naged_seeds=1 2 3\naged_seed=1\n' >"$o/run-env.txt"
+	{ echo "scenario,kernel,fill,reserve,run,seed,reads,H_ms,C_ms,N_ms,pair_hc_ms,pair_nn_ms,hn,cn,pair"
+		for v in "$@"; do r=$((r + 1)); echo "aged-80,patched,80,off,run$r,$r,1024,$v,1,1,1,1,$v,1,1"; done; } >"$o/summary/aged-ratios-runs.csv"
+	{ echo "kernel,fill,reserve,metric,median,min,max,seeds"
+		printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "patched,80,off,hn,%s,%s,%s,%d\n", v[int((NR + 1) / 2)], v[1], v[NR], NR }'; } >"$o/summary/aged-ratios.csv"
+	"$top/bench/results-answer.sh" "$o" "$o/data" | grep '^| 80% | off | patched |' | cut -d'|' -f5 | sed 's/^ [0-9.() -]*(//; s/) $//'
+}
+is "met: a range straddling the aim is not met" "$(met_case s 0.50 0.54 0.60)" "not met: the range straddles 0.55"
+is "met: a range at or below the aim is met" "$(met_case m 0.50 0.52 0.55)" "met"
+is "met: a range above the aim is not met" "$(met_case n 0.56 0.58 0.60)" "not met"
+
+# The plan (bench/plan): the default make bench from a fresh clone fits 75
+# minutes, kernels and packages included; QUICK=1 with the kernels and
+# tools built fits 10
+pt=$(BUILD=$tmp/fresh-clone "$top/bench/bench.sh" --plan | awk '$1 == "total" { print $2 }')
+t "the default plan from a fresh clone: $pt min <= 75" awk -v t="$pt" 'BEGIN { exit !(t != "" && t <= 75) }'
+mkdir -p "$tmp/warm/kbuild-patched/arch/x86/boot" "$tmp/warm/kbuild-stock/arch/x86/boot" "$tmp/warm/bench-tools"
+touch "$tmp/warm/.stamp-deps" "$tmp/warm/kbuild-patched/arch/x86/boot/bzImage" "$tmp/warm/kbuild-stock/arch/x86/boot/bzImage" "$tmp/warm/bench-tools/hc-age"
+pq=$(QUICK=1 BUILD=$tmp/warm "$top/bench/bench.sh" --plan | awk '$1 == "total" { print $2 }')
+t "the QUICK=1 plan, kernels built: $pq min <= 10" awk -v t="$pq" 'BEGIN { exit !(t != "" && t <= 10) }'
+t "the default plan has 3 seeds at 80%, reserve off and on, and the stock kernel's image" sh -c "BUILD='$tmp/fresh-clone' '$top/bench/bench.sh' --plan |
+	grep -c '^age:80\(+reserve\)\?:[123]:patched ' | grep -qx 6 && BUILD='$tmp/fresh-clone' '$top/bench/bench.sh' --plan | grep -q '^age:80:1:stock '"
+
 # A finished run whose input is missing or malformed: the stage names the
-# file (or the column) and fails; the page says what it lacks.
-cp -a "$fixture" "$tmp/lost" && rm -f "$tmp/lost/randread/run1/seek.csv"
+# file (or the column) and fails; the page says what it lacks.  These copies
+# leave the aged scenarios out (the cases are the fresh ones'; fewer files).
+fresh_copy() {
+	cp -a "$fixture" "$1" && rm -rf "$1"/aged-*
+	awk '$4 == "0" || /^#/' "$fixture/scenarios" >"$1/scenarios"
+	grep -v '^aged-' "$fixture/status" >"$1/status"
+}
+fresh_copy "$tmp/lost" && rm -f "$tmp/lost/randread/run1/seek.csv"
 "$top/bench/summarise.sh" "$tmp/lost" >/dev/null 2>"$tmp/lost.err"
 rc=$?
 t "missing seek log: summarise fails ($rc), naming the file" sh -c "[ $rc != 0 ] && grep -q 'randread/run1/seek.csv missing' '$tmp/lost.err'"
-cp -a "$fixture" "$tmp/col" && sed -i '1s/lat_ns/latency/' "$tmp/col/randread/run1/seek.csv"
+fresh_copy "$tmp/col" && sed -i '1s/lat_ns/latency/' "$tmp/col/randread/run1/seek.csv"
 "$top/bench/summarise.sh" "$tmp/col" >/dev/null 2>"$tmp/col.err"
 rc=$?
 t "renamed column: summarise fails ($rc), naming file and column" sh -c "[ $rc != 0 ] && grep -q 'seek.csv: no column lat_ns' '$tmp/col.err'"
@@ -129,7 +213,7 @@ rc=$?
 t "a finished scenario without rows: results fails ($rc) and the page says so" sh -c "[ $rc != 0 ] &&
 	grep -q 'summary/rand.csv: nothing for scenario randread' '$tmp/col-page.err' && grep -q 'Missing from this page' '$tmp/col/RESULTS.md'"
 # the same for a measure with a file of its own (bench/measure-zones.sh)
-cp -a "$fixture" "$tmp/zl" && rm -f "$tmp/zl"/zones/run*/zones.csv
+fresh_copy "$tmp/zl" && rm -f "$tmp/zl"/zones/run*/zones.csv
 "$top/bench/summarise.sh" "$tmp/zl" >/dev/null 2>"$tmp/zl.err"
 rc=$?
 t "a measure's missing input: summarise fails ($rc), naming the file" sh -c "[ $rc != 0 ] && grep -q 'zones/run1/zones.csv missing' '$tmp/zl.err'"
@@ -138,8 +222,31 @@ rc=$?
 t "a measure's summary without rows: results fails ($rc) and the page says so" sh -c "[ $rc != 0 ] &&
 	grep -q 'summary/zones.csv: nothing for scenario zones (zones), which finished' '$tmp/zl-page.err' &&
 	grep -q 'Missing from this page' '$tmp/zl/RESULTS.md' && ! grep -q '^## Raw disk' '$tmp/zl/RESULTS.md'"
+# dirmark, a measure of its own (bench/measure-dirmark.sh): a run of
+# bench/dirmark.fio made from an aged run of the fixture, its jobs renamed
+# marked and unmarked, the marks and counters the guest would print
+fresh_copy "$tmp/dm" && mkdir -p "$tmp/dm/dirmark-80" && cp -a "$fixture/aged-80/run1" "$tmp/dm/dirmark-80/run1"
+sed -i 's/,H,/,marked,/; s/,N,/,unmarked,/' "$tmp/dm/dirmark-80/run1/placement.csv"
+awk -F, -v OFS=, 'NR > 1 && $1 == "file" && ($2 == "marked" || $2 == "unmarked")' "$tmp/dm/dirmark-80/run1/placement.csv" >"$tmp/dm.rows"
+printf 'mark_dm-marked=hot\nhint_inherited=4\n' >>"$tmp/dm/dirmark-80/run1/env.txt"
+grep '^dirmark-80 ' "$top/bench/scenarios" >>"$tmp/dm/scenarios" && echo "dirmark-80 1 ok" >>"$tmp/dm/status"
+"$top/bench/summarise.sh" "$tmp/dm" >/dev/null 2>"$tmp/dm.err"
+rc=$?
+t "dirmark: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/dm.err'; exit 1; }"
+# the marked job's bytes in the first third, from the placement log
+fm=$(awk -F, '$2 == "marked" { a += $18; t += $18 + $19 + $20 } END { printf "%.2f", a / t }' "$tmp/dm.rows")
+is "dirmark: the marked job's files and bytes in the first third" "$(csv_get "$tmp/dm/summary/dirmark-runs.csv" files scenario=dirmark-80 job=marked) $(awk -v v="$(csv_get "$tmp/dm/summary/dirmark.csv" first_med scenario=dirmark-80 job=marked)" 'BEGIN { printf "%.2f", v }')" \
+	"$(grep -c ',marked,' "$tmp/dm.rows") $fm"
+"$top/bench/results.sh" "$tmp/dm" "$tmp/dm/RESULTS.md" >/dev/null 2>"$tmp/dm-page.err"
+t "dirmark: the page's section, with the marks read back" sh -c "grep -q '^## Unmodified applications: a directory marked hot (dirmark-80' '$tmp/dm/RESULTS.md' &&
+	grep -q '^| marked | ' '$tmp/dm/RESULTS.md' && grep -qx -- '- run1: hint_inherited 4, hint_honoured 26; marks read back: dm-marked=hot' '$tmp/dm/RESULTS.md'"
+rm -f "$tmp/dm/summary/dirmark-runs.csv" && : >"$tmp/dm/summary/dirmark-runs.csv"
+"$top/bench/results.sh" "$tmp/dm" "$tmp/dm/RESULTS.md" >/dev/null 2>"$tmp/dm-page.err"
+rc=$?
+t "dirmark: no rows for a finished run: the page says so ($rc)" sh -c "[ $rc != 0 ] && grep -q 'summary/dirmark-runs.csv: nothing for scenario dirmark-80 (dirmark), which finished' '$tmp/dm-page.err'"
+
 # A failed run: left out of the summaries, the page marked partial
-cp -a "$fixture" "$tmp/part" && sed -i 's/^seq 2 ok$/seq 2 FAIL status=1/' "$tmp/part/status" && echo partial=1 >>"$tmp/part/run-env.txt"
+fresh_copy "$tmp/part" && sed -i 's/^seq 2 ok$/seq 2 FAIL status=1/' "$tmp/part/status" && echo partial=1 >>"$tmp/part/run-env.txt"
 "$top/bench/summarise.sh" "$tmp/part" >/dev/null 2>&1 && "$top/bench/results.sh" "$tmp/part" "$tmp/part/RESULTS.md" >/dev/null 2>&1
 t "a failed run: the page is marked partial and names it" sh -c "grep -q PARTIAL '$tmp/part/RESULTS.md' && grep -qx -- '- seq 2 FAIL status=1' '$tmp/part/RESULTS.md'"
 is "a failed run: its numbers are left out (seq hot-read from run 1 alone)" "$(grep -F '| seq | hot-read |' "$tmp/part/RESULTS.md")" \
