@@ -31,6 +31,9 @@
 #  vdb, 256 MiB of 1 GiB, -g 4096: hc_resize (hints read back after an
 #    online grow to 2x and 3x and an offline shrink; appends stay in the
 #    region) | hc_resize stock (grow and shrink keep the files)
+#  vdb, 256 MiB, -g 4096: hc_count evict, quota (-O quota, usrquota),
+#    enospc (commit=300), noregion: the hint counters count a create once
+#    when it succeeded and a spill once (== FIEMAP) | -
 #  vdb, -g 8192 (-O fast_commit): hc_race mark, hc_race region | -
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
@@ -467,6 +470,28 @@ if timeout 300 "$MKE2FS" -q -F -t ext4 -E lazy_itable_init=1,lazy_journal_init=1
 	fi
 else
 	not_ok "mke2fs -t ext4 -b 4096 -g 4096 -G 4 -m 0 $VDB 65536: $(cat /tmp/mkfs.log)"
+fi
+
+##### 13d: the hint counters count a create once, when it succeeded, and
+##### a file's spill once (vdb: 256 MiB, 16 groups of 16 MiB)
+if [ "$FLAVOUR" = patched ]; then
+	diag "=== hint counters on $VDB ==="
+	for m in evict quota enospc noregion; do
+		case $m in
+		quota) o="-O quota"; mo="noinit_itable,usrquota" ;;
+		enospc) o=""; mo="noinit_itable,commit=300" ;;
+		*) o=""; mo="noinit_itable" ;;
+		esac
+		# shellcheck disable=SC2086
+		if timeout 300 "$MKE2FS" -q -F -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 \
+			-b 4096 -g 4096 -G 4 -m 0 $o "$VDB" 65536 >/tmp/mkfs.log 2>&1 &&
+		   mkdir -p /mnt/b && timeout 120 mount -t ext4 -o "$mo" "$VDB" /mnt/b 2>/tmp/mount.log; then
+			run hc_count "$m" "$VDB" /mnt/b
+			umnt_fsck "$VDB" /mnt/b "hint counters ($m)"
+		else
+			not_ok "mke2fs $o + mount -o $mo $VDB for hc_count $m: $(cat /tmp/mkfs.log /tmp/mount.log 2>/dev/null)"
+		fi
+	done
 fi
 
 ##### 14: races a review found (TCG rarely hits them: a pass says little,
