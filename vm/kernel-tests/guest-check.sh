@@ -28,6 +28,12 @@
 #    directory marks) | hc_dirmark stock, a marked dir (debugfs) keeps its flags
 #  vdb, -g 8192 -G 4, region_reserve=1: hc_dirmark escape (uid 65534 and a
 #    hot mark) | -
+#  vdb, 256 MiB of 1 GiB, -g 4096: hc_resize (hints read back after an
+#    online grow to 2x and 3x and an offline shrink; appends stay in the
+#    region) | hc_resize stock (grow and shrink keep the files)
+#  vdb, 256 MiB, -g 4096: hc_count evict, quota (-O quota, usrquota),
+#    enospc (commit=300), noregion: the hint counters count a create once
+#    when it succeeded and a spill once (== FIEMAP) | -
 #  vdb, -g 8192 (-O fast_commit): hc_race mark, hc_race region | -
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
@@ -130,6 +136,9 @@ umnt_fsck() {	# DEV DIR LABEL
 		sed 's/^/#   /' /tmp/fsck.log | head -40
 	fi
 }
+
+# ea_value: the value of debugfs ea_get's 'system.hotcold (4) = "cold"'
+ea_value() { sed -n 's/^system\.hotcold ([0-9]*) = "\(.*\)"$/\1/p'; }
 
 rot() {		# DEV -> rotational flag file
 	echo "/sys/block/$(basename "$1")/queue/rotational"
@@ -277,32 +286,36 @@ if [ "$FLAVOUR" = patched ]; then
 elif mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0; then
 	mkdir -p /mnt/b
 	run hc_region stock "$VDB" /mnt/b
-	# an inode flagged EXT4_HOTCOLD_FL (0x800000) by the patched kernel:
-	# the stock kernel uses it like any file and keeps the flag
+	# a file the patched kernel placed cold carries system.hotcold
+	# ("cold", in the inode): the stock kernel does not know the name
+	# (EOPNOTSUPP, not listed), appends to the file, rewrites its
+	# in-inode xattrs for another one, and keeps it
 	DEBUGFS=$(e2prog debugfs)
 	if mnt "$VDB" /mnt/b && dd if=/dev/zero of=/mnt/b/flagged bs=1M count=4 2>/dev/null &&
 	   timeout 120 umount /mnt/b &&
-	   timeout 60 "$DEBUGFS" -w -R "set_inode_field /flagged flags 0x880000" "$VDB" >/tmp/dbg.log 2>&1 &&
+	   timeout 60 "$DEBUGFS" -w -R "ea_set /flagged system.hotcold cold" "$VDB" >/tmp/dbg.log 2>&1 &&
 	   mnt "$VDB" /mnt/b; then
 		dmesg -c >/dev/null 2>&1
-		if dd if=/dev/zero of=/mnt/b/flagged bs=1M count=8 seek=4 conv=notrunc 2>/dev/null &&
-		   sync && [ "$(stat -c %s /mnt/b/flagged)" = 12582912 ] &&
+		run hc_resize keep /mnt/b/flagged
+		if [ "$(stat -c %s /mnt/b/flagged)" = 8388608 ] &&
 		   ! dmesg | grep -q 'EXT4-fs .*error'; then
-			ok "stock: a file with EXT4_HOTCOLD_FL set appends without an ext4 error"
+			ok "stock: a file with system.hotcold appends without an ext4 error"
 		else
-			not_ok "stock: append to a file with EXT4_HOTCOLD_FL: $(dmesg | grep EXT4 | tail -3)"
+			not_ok "stock: append to a file with system.hotcold: $(dmesg | grep EXT4 | tail -3)"
 		fi
 		timeout 120 umount /mnt/b
-		if timeout 60 "$DEBUGFS" -R "stat /flagged" "$VDB" 2>/dev/null | grep -q 'Flags: 0x880000'; then
-			ok "stock: EXT4_HOTCOLD_FL kept on the inode after the stock kernel wrote it"
+		got=$(timeout 60 "$DEBUGFS" -R "ea_get /flagged system.hotcold" "$VDB" 2>/dev/null | ea_value)
+		acl=$(timeout 60 "$DEBUGFS" -R "stat /flagged" "$VDB" 2>/dev/null | sed -n 's/.*File ACL: \([0-9]*\).*/\1/p')
+		if [ "$got" = cold ] && [ "$acl" = 0 ]; then
+			ok "stock: system.hotcold kept in the inode after the stock kernel rewrote its xattrs"
 		else
-			not_ok "stock: EXT4_HOTCOLD_FL lost: $("$DEBUGFS" -R "stat /flagged" "$VDB" 2>&1 | grep -i flags)"
+			not_ok "stock: system.hotcold '$got' (want cold), File ACL '$acl' (want 0)"
 		fi
 		timeout 600 "$E2FSCK" -fn "$VDB" >/tmp/fsck.log 2>&1 &&
-			ok "e2fsck -fn $VDB clean with EXT4_HOTCOLD_FL set" ||
-			not_ok "e2fsck -fn $VDB with EXT4_HOTCOLD_FL set: $(tail -5 /tmp/fsck.log)"
+			ok "e2fsck -fn $VDB clean with system.hotcold set" ||
+			not_ok "e2fsck -fn $VDB with system.hotcold set: $(tail -5 /tmp/fsck.log)"
 	else
-		not_ok "stock: set EXT4_HOTCOLD_FL with debugfs: $(cat /tmp/dbg.log)"
+		not_ok "stock: set system.hotcold with debugfs: $(cat /tmp/dbg.log)"
 	fi
 fi
 
@@ -399,17 +412,17 @@ if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
 		fi
 	else
 		run hc_dirmark stock "$VDB" /mnt/b
-		# a directory the patched kernel marked cold (0x4880000): the
-		# stock kernel creates in it and writes the flags back as they are
+		# a directory the patched kernel marked cold (system.hotcold
+		# "cold" in its inode): the stock kernel creates in it and keeps it
 		DEBUGFS=$(e2prog debugfs)
 		mkdir -p /mnt/b/marked
 		if timeout 120 umount /mnt/b &&
-		   timeout 60 "$DEBUGFS" -w -R "set_inode_field /marked flags 0x4880000" "$VDB" >/tmp/dbg.log 2>&1 &&
+		   timeout 60 "$DEBUGFS" -w -R "ea_set /marked system.hotcold cold" "$VDB" >/tmp/dbg.log 2>&1 &&
 		   mnt "$VDB" /mnt/b && echo data >/mnt/b/marked/f && sync && timeout 120 umount /mnt/b &&
-		   timeout 60 "$DEBUGFS" -R "stat /marked" "$VDB" 2>/dev/null | grep -q 'Flags: 0x4880000'; then
-			ok "stock: a directory marked cold (flags 0x4880000) takes a create and keeps its flags"
+		   [ "$(timeout 60 "$DEBUGFS" -R "ea_get /marked system.hotcold" "$VDB" 2>/dev/null | ea_value)" = cold ]; then
+			ok "stock: a directory marked cold (system.hotcold) takes a create and keeps its mark"
 		else
-			not_ok "stock: directory marked cold: $(cat /tmp/dbg.log; "$DEBUGFS" -R "stat /marked" "$VDB" 2>&1 | grep -i flags)"
+			not_ok "stock: directory marked cold: $(cat /tmp/dbg.log; "$DEBUGFS" -R "ea_list /marked" "$VDB" 2>&1)"
 		fi
 		grep -q ' /mnt/b ' /proc/mounts || mnt "$VDB" /mnt/b
 	fi
@@ -429,6 +442,56 @@ if [ "$FLAVOUR" = patched ]; then
 	else
 		not_ok "mount -o region_reserve=1 $VDB for the mark escape: $(cat /tmp/mount.log 2>/dev/null)"
 	fi
+fi
+
+##### 13c: a file keeps the hint it was created with when the filesystem
+##### is resized: grown online to 2x and 3x, shrunk offline back (vdb: a
+##### 256 MiB ext4 of 16 groups of 16 MiB on the 1 GiB disk)
+diag "=== resize keeps the hints on $VDB ==="
+RESIZE2FS=$(e2prog resize2fs) || not_ok "e2fsprogs resize2fs not found"
+if timeout 300 "$MKE2FS" -q -F -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 \
+	-b 4096 -g 4096 -G 4 -m 0 "$VDB" 65536 >/tmp/mkfs.log 2>&1; then
+	if mnt "$VDB" /mnt/b; then
+		run hc_resize "$VDB" /mnt/b "$RESIZE2FS"
+		grep -q ' /mnt/b ' /proc/mounts || mnt "$VDB" /mnt/b
+		umnt_fsck "$VDB" /mnt/b "grow and shrink"
+		# what e2fsprogs sees: the record is an in-inode xattr
+		DEBUGFS=$(e2prog debugfs)
+		if [ "$FLAVOUR" = patched ]; then
+			for fv in hdir:hot cdir:cold cold1:cold hot1:hot cold3:cold; do
+				f=${fv%%:*} v=${fv#*:}
+				got=$(timeout 60 "$DEBUGFS" -R "ea_get /$f system.hotcold" "$VDB" 2>/dev/null | ea_value)
+				acl=$(timeout 60 "$DEBUGFS" -R "stat /$f" "$VDB" 2>/dev/null | sed -n 's/.*File ACL: \([0-9]*\).*/\1/p')
+				[ "$got" = "$v" ] && [ "$acl" = 0 ] &&
+					ok "debugfs: /$f has system.hotcold = $v in the inode (no xattr block)" ||
+					not_ok "debugfs: /$f system.hotcold '$got' (want $v), File ACL '$acl' (want 0)"
+			done
+		fi
+	fi
+else
+	not_ok "mke2fs -t ext4 -b 4096 -g 4096 -G 4 -m 0 $VDB 65536: $(cat /tmp/mkfs.log)"
+fi
+
+##### 13d: the hint counters count a create once, when it succeeded, and
+##### a file's spill once (vdb: 256 MiB, 16 groups of 16 MiB)
+if [ "$FLAVOUR" = patched ]; then
+	diag "=== hint counters on $VDB ==="
+	for m in evict quota enospc noregion; do
+		case $m in
+		quota) o="-O quota"; mo="noinit_itable,usrquota" ;;
+		enospc) o=""; mo="noinit_itable,commit=300" ;;
+		*) o=""; mo="noinit_itable" ;;
+		esac
+		# shellcheck disable=SC2086
+		if timeout 300 "$MKE2FS" -q -F -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 \
+			-b 4096 -g 4096 -G 4 -m 0 $o "$VDB" 65536 >/tmp/mkfs.log 2>&1 &&
+		   mkdir -p /mnt/b && timeout 120 mount -t ext4 -o "$mo" "$VDB" /mnt/b 2>/tmp/mount.log; then
+			run hc_count "$m" "$VDB" /mnt/b
+			umnt_fsck "$VDB" /mnt/b "hint counters ($m)"
+		else
+			not_ok "mke2fs $o + mount -o $mo $VDB for hc_count $m: $(cat /tmp/mkfs.log /tmp/mount.log 2>/dev/null)"
+		fi
+	done
 fi
 
 ##### 14: races a review found (TCG rarely hits them: a pass says little,

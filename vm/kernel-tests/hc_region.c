@@ -358,9 +358,10 @@ static int tunables_mode(const char *mnt)
 	else
 		diag("with hot_region_permille=0: O_HOT inode in group %u",
 		     r.igroup);
-	tap_ok(!e && read_counter(devname, "hint_fallback") >= 1,
-	       "hot_region_permille=0 turns O_HOT off (hint_fallback %lld)",
-	       read_counter(devname, "hint_fallback"));
+	tap_ok(!e && read_counter(devname, "hint_dropped_noregion") >= 1,
+	       "hot_region_permille=0 turns O_HOT off "
+	       "(hint_dropped_noregion %lld)",
+	       read_counter(devname, "hint_dropped_noregion"));
 	e = sysfs_write("cold_region_permille", "333") |
 	    sysfs_write("hot_region_permille", "333");
 	tap_ok(!e, "region sizes restored to 333");

@@ -33,7 +33,7 @@ copy_with_libs() {
 		done
 	done
 }
-copy_with_libs mke2fs e2fsck debugfs tune2fs dumpe2fs e2freefrag dash
+copy_with_libs mke2fs e2fsck debugfs tune2fs dumpe2fs e2freefrag resize2fs dash
 # busybox's shell runs its own applets before searching PATH, so `mke2fs`
 # would be busybox's cut-down one (no -t ext4): /bin/sh is dash instead.
 mv "$root/sbin/dash" "$root/bin/dash"
