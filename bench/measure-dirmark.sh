@@ -69,7 +69,7 @@ dirmark_page() {
 		e=$out/$n/aging/env.txt
 		if [ -f "$e" ]; then
 			echo
-			echo "The aged image: $(sed -n 's/^df_used_pct=/df used /p' "$e" | head -n 1)%, made by hc-age (seed $(sed -n 's/^aged_seed=//p' "$e" | tail -n 1), churn $(env_of aged_churn), sets $(env_of aged_sets)) on the $(env_of disk) disk; $(sed -n 's/^image=/cached as /p' "$e" | head -n 1)."
+			echo "The aged image: $(sed -n 's/^df_used_pct=/df used /p' "$e" | head -n 1)%, made by hc-age (seed $(sed -n 's/^aged_seed=//p' "$e" | tail -n 1), churn $(env_of aged_churn), sets $(env_of aged_sets)) on the $(env_of disk) disk; $(img=$(sed -n 's/^image=//p' "$e" | head -n 1); case $img in /*) echo "cached as ${img##*/} (outside the repository)" ;; ?*) echo "cached as $img" ;; esac)."
 		fi
 		echo
 		fig "service-cdf-$n" "service-time CDF at the disk, $n (marked, unmarked, o_hot)"
