@@ -173,28 +173,6 @@ static int create(const char *path, int extra)
 	return r;
 }
 
-/* run argv (an unchanged busybox program), 0 if it exits 0 */
-static int run(char *const argv[])
-{
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		diag("%s exited with status %#x", argv[0], status);
-		return -1;
-	}
-	return 0;
-}
 
 /* r < 0 with errno want; got() names what happened, for the message */
 static int last_errno;
@@ -453,18 +431,18 @@ static void mode_mark(const char *mnt)
 		snprintf(of, sizeof(of), "of=%s/dd-zero", hot);
 		path_of(tarf, sizeof(tarf), mnt, "src.tar");
 		path_of(cdir, sizeof(cdir), mnt, "src");
-		tap_ok(!run(cp1) && placed(dst, O_HOT, &hin, &hall),
+		tap_ok(!hc_run(cp1) && placed(dst, O_HOT, &hin, &hall),
 		       "busybox cp into the hot dir: hot region");
-		tap_ok(!run(dd) && placed(of + 3, O_HOT, &hin, &hall),
+		tap_ok(!hc_run(dd) && placed(of + 3, O_HOT, &hin, &hall),
 		       "busybox dd of= into the hot dir: hot region");
 		path_of(p, sizeof(p), cold, "a");
 		path_of(p2, sizeof(p2), cold, "b");
-		tap_ok(!run(tc) && !run(tx) &&
+		tap_ok(!hc_run(tc) && !hc_run(tx) &&
 		       placed(p, O_COLD, &cin, &call) &&
 		       placed(p2, O_COLD, &cin, &call),
 		       "busybox tar -x into the cold dir: both files in the "
 		       "cold region");
-		tap_ok(!run(cp2) && placed(ctl, 0, NULL, NULL),
+		tap_ok(!hc_run(cp2) && placed(ctl, 0, NULL, NULL),
 		       "control: the same cp into the unmarked parent: inode "
 		       "in the middle third");
 	}
@@ -702,7 +680,7 @@ static void mode_stock(const char *mnt)
 	tap_ok(r, "stock: %s is not supported (EOPNOTSUPP, got %s)", XNAME,
 	       got());
 	path_of(p, sizeof(p), d, "cp");
-	tap_ok(!run(cp) && !access(p, F_OK), "stock: cp into the dir works");
+	tap_ok(!hc_run(cp) && !access(p, F_OK), "stock: cp into the dir works");
 	skip("files in a marked directory inherit its hint",
 	     "stock kernel: no O_HOT/O_COLD");
 }

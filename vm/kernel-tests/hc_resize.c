@@ -76,28 +76,6 @@ static void path_of(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", mnt, name);
 }
 
-/* run argv, 0 if it exits 0 */
-static int run(char *const argv[])
-{
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		diag("%s exited with status %#x", argv[0], status);
-		return -1;
-	}
-	return 0;
-}
 
 static int do_mount(void)
 {
@@ -133,7 +111,7 @@ static int resize(uint32_t ngroups, int force)
 		argv[2] = size;
 		argv[3] = NULL;
 	}
-	return run(argv);
+	return hc_run(argv);
 }
 
 static int reread_geom(void)

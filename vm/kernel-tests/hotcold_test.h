@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <linux/fs.h>
 #include <linux/fiemap.h>
 
@@ -39,6 +40,29 @@
 
 /* TAP output: tap_init, tap_ok, tap_skip, tap_bail, diag, tap_exit */
 #include "../lib/tap.h"
+
+/* run argv (a program of the guest's root), 0 if it exits 0 */
+static HC_UNUSED int hc_run(char *const argv[])
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		diag("%s exited with status %#x", argv[0], status);
+		return -1;
+	}
+	return 0;
+}
 
 /* ------------------------------------------------------ ext4 superblock */
 
