@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # O_HOT/O_COLD: the 2012 hot/cold open flags, forward-ported to Linux 6.1 and
 # measured on a virtual spinning disk.  One front door: `make help`.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # engine-check.sh - host tests of the hotcold fio engine.
 #
 # Runs the engine on the host's filesystem (whatever it is), so it checks

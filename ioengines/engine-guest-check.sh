@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # engine-guest-check.sh - the hotcold fio engine on a real ext4, in a guest.
 #
 # Runs inside a vm/runner/run guest (busybox sh, root, /dev/vda a fresh 64 GiB

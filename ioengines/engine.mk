@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # ioengines/engine.mk - the hotcold fio engine: fio from Debian's source
 # package, the engine .so built against that tree, host and guest tests.
 # Included by the top Makefile (uses TOP, BUILD, VMRUN, KOUT_PATCHED, KOUT_STOCK).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hotcold-map.h - pure mapping helpers of the hotcold fio engine
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test-map.c - host unit tests of the hotcold engine's mapping code
  * (hotcold-map.h) on synthetic superblocks and extent maps.

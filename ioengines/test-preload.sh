@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Host tests of hotcold-preload.so (TAP): strace shows the flags the library
 # hands to the kernel (the host kernel ignores O_HOT/O_COLD in open(), so
 # nothing changes on disk here; the guest tests check what ext4 does).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Issue 26: the foreground reads' median service time per window of the
 # disk model's clock, one line per arm (bench/alternatives.sh), the median
 # over the runs of each window's p50.

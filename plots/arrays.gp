@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # O_HOT vs O_COLD (and unhinted) files on ext4 over md RAID0 and dm-linear
 # arrays of modelled disks, median of the runs with min-max bars, on the
 # disk model's clock (bench/arrays.sh).

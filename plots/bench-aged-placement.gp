@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Where each set of files landed on the aged filesystem, against how full
 # it was: the fraction of the set's bytes in the first third of the disk
 # (solid) and in the last third (dashed), for the hot (H), cold (C) and

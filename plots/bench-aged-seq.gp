@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Sequential 1 MiB O_DIRECT read rate of one file per hint on the aged
 # filesystem, on the disk model's clock (median, error bars min-max of the
 # runs), against fullness, with the model's outermost and innermost

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The page's answer: random 4 KiB read service time of the O_HOT set (H)
 # and of the O_COLD set (C), each over the unhinted set (N) of the same
 # image, against the aged filesystem's fullness, with the kernel's region

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shared by plots/bench-*.gp: terminal from fmt (png or svg), output file
 # out.".".fmt.  Callers set out= and fmt=.
 if (!exists("out")) { print "set out='.../figure-name' (no extension)"; exit status 2 }

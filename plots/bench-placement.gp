@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Where ext4 put the files of bench/placement.fio: files per block group,
 # one bar colour per creation hint (O_HOT, O_COLD, none).
 # Reads DIR/placement-hist.csv (group,hot,cold,none) and, for the x range,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Command queueing: for each queueing scenario of one job file (queue depth
 # and guest scheduler), the mean positioning time per read (seek + rotation,
 # what the drive's choice of the next request saves) and the reads per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Service time of each 4 KiB read in the disk model's trace against the
 # seek distance, with the profile's seek curve drawn over it.
 # Reads DIR/trace-seek.csv (cyl_distance,service_ms) and DIR/hdd-seek.csv

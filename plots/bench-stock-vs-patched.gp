@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The same job files on the patched and on the stock kernel: median
 # sequential read throughput (bench/seq.fio) and median random-read
 # service time at the disk (bench/randread.fio, the model trace joined

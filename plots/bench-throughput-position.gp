@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Sequential O_DIRECT throughput of each fio job (bench/seq.fio) against
 # where its file lies on the disk, over the drive model's zoned rate.
 # Reads DIR/seq-position.csv (pos_frac,mb_s,job) and DIR/hdd-rate.csv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Figure of one nbdkit-hdd-filter drive profile: seek time vs seek
 # distance (left) and sequential throughput vs LBA (right).
 # Reads the CSVs written by build/hdd/hdd-curves (make hdd-plots):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make arrays-check: O_HOT/O_COLD on ext4 over arrays of modelled disks.
 # One guest on the patched kernel, four 1 GiB modelled disks, each with its
 # own trace: md RAID0 (chunk 512 KiB) over vda+vdb, dm-linear over vdc+vdd,

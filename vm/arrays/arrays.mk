@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # vm/arrays/arrays.mk - md RAID0 and dm-linear arrays of modelled disks in
 # the guest (included by the top Makefile).  Uses TOP, BUILD, VMRUN,
 # BZIMAGE_PATCHED from it.

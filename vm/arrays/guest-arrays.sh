@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # In the guest: build an array (hc-array), make a fresh ext4 on it, run
 # hc-arrayload on it, print what became of the hints, take it apart.
 # The output is files between @@BENCH-FILE-BEGIN/END TAG-NAME@@ lines

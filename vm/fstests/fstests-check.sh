@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The short fstests list as TAP (make fstests-check, part of make check): the
 # patched kernel unhinted and with the preload library's HOTCOLD=hot, and
 # the stock kernel; one line per test and mode.  A patched failure that stock

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # vm/fstests/fstests.mk - fstests (xfstests) on ext4 in guests, patched vs
 # stock, unhinted and hinted (included by the top Makefile; uses TOP, BUILD,
 # BZIMAGE_PATCHED, BZIMAGE_STOCK, PRELOAD_SO).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The tests of an fstests group that `check -g GROUP` runs on ext4, one a
 # line, sorted: the tests under tests/generic/ and tests/ext4/ whose
 # _begin_fstest line names the group (what fstests' tools/mkgroupfile puts

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # In the guest (vm/runner/run --rootfs, the image of vm/fstests/mkrootfs.sh): make
 # ext4 on TEST_DEV and SCRATCH_DEV, run fstests' check, and print its
 # results between @@BENCH-FILE-BEGIN/END name@@ lines (bench/split-guest-output.awk

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the fstests guest's root filesystem image: Debian 12 from the
 # packages listed in vm/fstests/packages (mmdebstrap --variant=essential,
 # from the mirror this host's apt uses), plus fstests built on the host from

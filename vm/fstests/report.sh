@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The fstests report (markdown, on stdout) from a vm/fstests/run.sh folder:
 # per mode the counts and the time, the tests whose result differs between
 # modes, the patched failures that stock does not show, the hint events and

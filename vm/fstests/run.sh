@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # fstests on ext4 in QEMU guests: the patched and/or the stock kernel, with
 # and without the O_HOT/O_COLD hints in play (the preload library), each mode
 # one guest booted on the fstests root image (vm/runner/run --rootfs); per-test

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # One shard of an fstests group in one mode: the K-th of N fixed slices of
 # the group (vm/fstests/group-list.sh), run as one guest by vm/fstests/run.sh,
 # its per-test results kept as a small CSV under results/fstests/MODE/ so

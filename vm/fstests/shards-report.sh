@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # results/fstests/RESULTS.md from whatever shard CSVs exist there
 # (vm/fstests/shard.sh writes them: MODE/shard-K-of-N.csv, .txt beside it,
 # failing tests' output in MODE/shard-K-of-N/): per mode the counts, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # hdd-bench: the filter's own per-request cost.  4 KiB reads at queue
 # depth 1 (hdd-nbdread, libnbd) over plain nbdkit memory and over the
 # filter at time-scale=0 (model bookkeeping, no delays); rounds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the write cache's extents (hdd-cache.c), without nbdkit.
  * Usage: hdd-cache-test
  * Random writes (overlapping, splitting, covering), takes (destages, in

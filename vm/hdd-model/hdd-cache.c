@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* nbdkit-hdd-filter: the drive's write-back cache, see hdd-cache.h. */
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* nbdkit-hdd-filter: the drive's write-back cache (write-cache=on).
  *
  * The data of the writes that completed in the cache and are not yet

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Run the hdd host tests (test-hdd-*.sh but test-hdd-guest*.sh, which boot
 # guests: make hdd-guest-check), one TAP line each.
 # Exit status 77 (a tool is missing) is reported as "ok N - name # SKIP":

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* hdd-crash-load: the guest's side of the power cut test
  * (test-hdd-guest-crash.sh).  Static, runs in the guest.
  *

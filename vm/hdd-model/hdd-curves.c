@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Dump a profile's model curves for plots/hdd-profile.gp.
  * Usage: hdd-curves PROFILES.conf NAME SIZE PREFIX
  * Writes PREFIX-seek.csv (distance_cyl,seek_ms) and PREFIX-rate.csv

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the hdd model, without nbdkit.
  * Usage: hdd-model-test PROFILES.conf [SIZE_BYTES]
  * For every profile in the file: seek curve continuous and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* nbdkit-hdd-filter: mechanical model of a spinning drive.
  * See hdd-model.h and nbdkit-hdd-filter.pod for the model.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* nbdkit-hdd-filter: mechanical model of a spinning drive.
  *
  * Kept apart from hdd.c (which only glues the model to nbdkit) so that

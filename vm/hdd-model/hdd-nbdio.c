@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* A scripted NBD client (libnbd) for the write cache tests: one
  * connection, one request at a time, commands read from standard input,
  * one a line:

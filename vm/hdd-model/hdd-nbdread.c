@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Timed reads through a real NBD client (libnbd), for the hdd tests and
  * benchmark.  The clock runs after the connection is made, so only the
  * requests are timed.

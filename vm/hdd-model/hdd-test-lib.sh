@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Sourced by the test-hdd-*.sh scripts (nbdkit's tests/functions.sh style).
 # HDD_BUILD: where nbdkit-hdd-filter.so and the helpers were built.
 set -u

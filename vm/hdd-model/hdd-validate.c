@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* hdd-validate: the disk model against published drives.
  * Usage: hdd-validate PROFILES.conf CSV MARKDOWN
  *

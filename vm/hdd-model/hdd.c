@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* nbdkit-hdd-filter: make the plugin behave like a spinning drive.
  *
  * Every read, write and zero is served by one modelled actuator, in

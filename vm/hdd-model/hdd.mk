@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # nbdkit-hdd-filter: the virtual spinning disk (included by the top Makefile).
 # Uses TOP and BUILD from the top Makefile.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # hdd-overhead: what the filter costs at time-scale=0 (the model's
 # bookkeeping, no delays), against plain nbdkit with the same plugin
 # (memory 64G) and no filter, in one run: IOPS of 4 KiB random reads and

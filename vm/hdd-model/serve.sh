@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Serve a virtual spinning disk on a Unix socket for QEMU.
 #
 # Usage: vm/hdd-model/serve.sh SOCKET PIDFILE [filter-args...]

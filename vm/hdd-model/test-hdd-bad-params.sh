@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Every bad setting is refused at start: nbdkit exits non-zero and the
 # message names the key (and the value or file line).  Profile keys out
 # of their plausible range are refused with the range; an unknown key is

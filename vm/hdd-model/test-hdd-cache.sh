@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The write cache's extents (hdd-cache.c) without a server: random
 # overlapping writes, zeroes and destages in any order against a byte
 # array of what was written last; a write in the middle of a cached one

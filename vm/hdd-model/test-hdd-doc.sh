@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The man page is valid POD and documents every key that the filter's
 # help lists (with its default), and every profile key (with its range)
 # that the filter knows (the list its message for an unknown key gives).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Flush occupies the drive for flush-cost ms (free by default); writes
 # that move the head pay the write settle time; zero is a write.
 . "$(dirname "$0")/hdd-test-lib.sh"

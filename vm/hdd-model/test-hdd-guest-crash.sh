@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # A power cut under a running guest, then a second guest on the same disk
 # (the shape of fstests' crash tests and dm-log-writes' replays: cut,
 # recover, check).  Guest 1, on a 1 GiB modelled drive with write-cache=on

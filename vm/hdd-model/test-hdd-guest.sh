@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The modelled spinning disk as a guest sees it, through vm/runner/run --hdd:
 # rotational, and O_DIRECT sequential reads at the start vs the end of the
 # disk differ by the profile's zone ratio.  Also: a dead nbdkit and a bad

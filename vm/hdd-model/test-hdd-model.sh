@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Model unit tests (no server): seek curve continuous, non-decreasing,
 # track-to-track and full stroke as configured, mean seek over random
 # cylinder pairs within 5% of the stated average, zone ratio, LBA

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # hdd-nbdread's random mode (used by make hdd-overhead): LENGTH /
 # REQUEST_SIZE reads, each REQUEST_SIZE-aligned, between OFFSET and the
 # end of the export, spread over it (the filter's trace records them);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The power cut (SIGUSR1 to nbdkit) with write-cache=on, over a file: one
 # client session (hdd-nbdio) writes set A (random 4K blocks) and flushes, writes one
 # FUA block, then writes set B and stays connected while nbdkit gets

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Command queueing through real NBD clients (qemu-io, one connection
 # each): a long read A at LBA 0 keeps the drive busy; while it runs, a
 # far read F (60G) and then a near one N (just past A's end) arrive.

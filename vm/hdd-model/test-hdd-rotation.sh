@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Mean rotational latency of random 4K reads through a real NBD client
 # (qemu-io), read from the trace: about half a revolution.
 . "$(dirname "$0")/hdd-test-lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The filter tells clients the disk is rotational.
 . "$(dirname "$0")/hdd-test-lib.sh"
 requires nbdkit nbdinfo

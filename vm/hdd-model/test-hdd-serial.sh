@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # One actuator: two clients reading at random in parallel are served one
 # request at a time.  In the trace no two requests overlap and some had
 # to queue; the real elapsed time is about the sum of the service times

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # serve.sh starts the filter on a Unix socket for QEMU, a client can
 # read it, the trace survives a kill -9 of the server, and a bad
 # setting makes serve.sh fail with nbdkit's message.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The model against published drives (hdd-validate): the HP 97560
 # against the Ruemmler-Wilkes formulas (seek at 1, 10, 100, 383, 384,
 # 1000 and 1961 cylinders, mean random 4 KiB read, per-track rate),

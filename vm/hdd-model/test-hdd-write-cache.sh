@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # write-cache=on, through a real NBD client (qemu-io in writeback mode, so
 # that it sends plain writes, FUA only when asked, and flushes): on the
 # model's clock (the trace) a cached 4 KiB random write costs its transfer

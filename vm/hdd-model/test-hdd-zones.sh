@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Sequential read throughput at the outer edge (LBA 0) vs the inner edge
 # (end of the disk) follows the profile's zone ratio spt-outer/spt-inner
 # within 5%, from the trace of the requests a real NBD client made

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Install the Debian 12 packages the project needs, only those missing.
 # Usage: vm/lib/install-deps.sh [group...]   groups: kernel vm disk fio plot fstests (default: all)
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Count TAP-style result lines ("ok ..." / "not ok ...") in the given files and
 # print the closing line "N passed, M failed, K skipped".  A line
 # "ok ... # SKIP reason" is a skip: counted on its own, never as a pass and

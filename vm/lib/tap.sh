@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # vm/lib/tap.sh - the project's one TAP helper for shell tests.  POSIX sh:
 # sourced by bash on the host and by the guest's sh (dash, busybox ash);
 # the guest test roots carry a copy next to the scripts that use it.
