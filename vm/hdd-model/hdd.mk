@@ -19,13 +19,18 @@ hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-cache-test \
 	$(HDD_OUT)/hdd-curves \
 	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-nbdio $(HDD_OUT)/hdd-validate
 
-$(HDD_FILTER): $(HDD_SRC)/hdd.c $(HDD_MODEL) $(HDD_SRC)/hdd-cache.c \
-		$(HDD_SRC)/hdd-cache.h
+# The filter's modules (hdd.h lists what each holds); only filter_init
+# is exported (-fvisibility=hidden), as nbdkit's own filters do.
+HDD_FILTER_SRCS := $(addprefix $(HDD_SRC)/,hdd.c hdd-queue.c hdd-destage.c \
+	hdd-model.c hdd-cache.c)
+HDD_FILTER_HDRS := $(addprefix $(HDD_SRC)/,hdd.h hdd-queue.h hdd-destage.h \
+	hdd-model.h hdd-cache.h)
+
+$(HDD_FILTER): $(HDD_FILTER_SRCS) $(HDD_FILTER_HDRS)
 	@mkdir -p $(HDD_OUT)
-	nice $(HDD_CC) $(HDD_CFLAGS) -fPIC -shared \
+	nice $(HDD_CC) $(HDD_CFLAGS) -fPIC -shared -fvisibility=hidden \
 		$$(pkg-config --cflags nbdkit 2>/dev/null) \
-		-o $@ $(HDD_SRC)/hdd.c $(HDD_SRC)/hdd-model.c \
-		$(HDD_SRC)/hdd-cache.c -lm -lpthread
+		-o $@ $(HDD_FILTER_SRCS) -lm -lpthread
 
 $(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL) $(TOP)/vm/lib/tap.h
 	@mkdir -p $(HDD_OUT)
