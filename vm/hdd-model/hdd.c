@@ -47,20 +47,46 @@ double hdd_queue_age_us = 200e3;
 int hdd_write_cache;
 int64_t hdd_write_cache_size = 16 * 1024 * 1024;
 
-static const char *profiles_file = PROFILES_DEFAULT;
+static char *profiles_file;             /* NULL: PROFILES_DEFAULT */
 static const char *profile_name = "desktop7200";
-static const char *trace_name;
+static char *trace_name;
 static struct hdd_profile profile;
 
-static const char *write_cache_size_value;     /* as given, if given */
+/* The filter's keys, and the value each was given, so that a key given
+ * twice is refused (nbdkit passes every key=value in order; a second
+ * value silently winning would hide a typo in a long command line).
+ */
+static const char *const keys[] = {
+  "profiles", "profile", "time-scale", "trace", "flush-cost",
+  "queue-depth", "queue-age", "readahead", "write-cache",
+  "write-cache-size",
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+static const char *given[NKEYS];
+
+/* The value KEY was given, or NULL. */
+static const char *
+given_value (const char *key)
+{
+  size_t i;
+
+  for (i = 0; i < NKEYS; i++)
+    if (strcmp (key, keys[i]) == 0)
+      return given[i];
+  return NULL;
+}
 
 static void
 hdd_unload (void)
 {
   trace_close ();
+  free (profiles_file);
+  free (trace_name);
 }
 
-/* A time in milliseconds, a fraction allowed. */
+/* A time in milliseconds, a fraction allowed: nbdkit 1.32 (Debian 12)
+ * has no parse helper for one (nbdkit_parse_delay came in 1.40).
+ */
 static int
 parse_ms (const char *key, const char *value, double *us)
 {
@@ -82,8 +108,26 @@ static int
 hdd_config (nbdkit_next_config *next, nbdkit_backend *nxdata,
             const char *key, const char *value)
 {
+  size_t i;
+
+  for (i = 0; i < NKEYS; i++)
+    if (strcmp (key, keys[i]) == 0)
+      break;
+  if (i == NKEYS)
+    return next (nxdata, key, value);
+  if (given[i]) {
+    nbdkit_error ("%s=%s: %s= was already given (%s=%s); give each key "
+                  "once", key, value, key, key, given[i]);
+    return -1;
+  }
+  given[i] = value;
+
   if (strcmp (key, "profiles") == 0) {
-    profiles_file = value;
+    profiles_file = nbdkit_absolute_path (value);
+    if (profiles_file == NULL) {
+      nbdkit_error ("profiles=%s: expected a file name", value);
+      return -1;
+    }
     return 0;
   }
   else if (strcmp (key, "profile") == 0) {
@@ -97,6 +141,7 @@ hdd_config (nbdkit_next_config *next, nbdkit_backend *nxdata,
   else if (strcmp (key, "time-scale") == 0) {
     char *end;
 
+    /* a fraction: no nbdkit helper, as for parse_ms */
     errno = 0;
     hdd_time_scale = strtod (value, &end);
     if (errno || end == value || *end != '\0' ||
@@ -109,28 +154,22 @@ hdd_config (nbdkit_next_config *next, nbdkit_backend *nxdata,
     return 0;
   }
   else if (strcmp (key, "trace") == 0) {
-    if (*value == '\0') {
+    if (*value == '\0' ||
+        (trace_name = nbdkit_absolute_path (value)) == NULL) {
       nbdkit_error ("trace=%s: expected a file name", value);
       return -1;
     }
-    trace_name = value;
     return 0;
   }
   else if (strcmp (key, "flush-cost") == 0)
     return parse_ms (key, value, &hdd_flush_cost_us);
   else if (strcmp (key, "queue-depth") == 0) {
-    char *end;
-    unsigned long d;
-
-    errno = 0;
-    d = strtoul (value, &end, 10);
-    if (errno || end == value || *end != '\0' || *value == '-' ||
-        d < 1 || d > 32) {
+    if (nbdkit_parse_unsigned ("queue-depth", value, &hdd_queue_depth) == -1
+        || hdd_queue_depth < 1 || hdd_queue_depth > 32) {
       nbdkit_error ("queue-depth=%s: expected 1 (one request at a time, "
                     "in arrival order) to 32", value);
       return -1;
     }
-    hdd_queue_depth = d;
     return 0;
   }
   else if (strcmp (key, "queue-age") == 0) {
@@ -162,7 +201,7 @@ hdd_config (nbdkit_next_config *next, nbdkit_backend *nxdata,
     hdd_write_cache = b;
     return 0;
   }
-  else if (strcmp (key, "write-cache-size") == 0) {
+  else {                        /* write-cache-size */
     /* Drives of the 1990s had 128K to 512K, today's 8M to 256M. */
     hdd_write_cache_size = nbdkit_parse_size (value);
     if (hdd_write_cache_size < 64 * 1024 ||
@@ -171,19 +210,16 @@ hdd_config (nbdkit_next_config *next, nbdkit_backend *nxdata,
                     "e.g. 16M", value);
       return -1;
     }
-    write_cache_size_value = value;
     return 0;
   }
-  else
-    return next (nxdata, key, value);
 }
 
 static int
 hdd_config_complete (nbdkit_next_config_complete *next,
                      nbdkit_backend *nxdata)
 {
-  const char *file = profiles_file;
-  const char *cache_size = write_cache_size_value;
+  const char *file = profiles_file ? profiles_file : PROFILES_DEFAULT;
+  const char *cache_size = given_value ("write-cache-size");
   char err[1024];
 
   if (cache_size && !hdd_write_cache) {

@@ -3,11 +3,12 @@
 # Every bad setting is refused at start: nbdkit exits non-zero and the
 # message names the key (and the value or file line).  Profile keys out
 # of their plausible range are refused with the range; an unknown key is
-# named as unknown, with the known keys.  The profile is laid over the
+# named as unknown, with the known keys; a key given twice is refused,
+# naming it.  The profile is laid over the
 # plugin's real size when the server starts: a profile that does not fit
 # it, or a size of 0, stops the server before any client connects.
 . "$(dirname "$0")/hdd-test-lib.sh"
-requires nbdkit
+requires nbdkit qemu-io
 bad=0
 
 # expect_error WANT ARGS...: nbdkit must fail, stderr must contain WANT.
@@ -63,6 +64,16 @@ expect_error "write-cache-size=lots: expected a size from 64K to 1G" write-cache
 expect_error "write-cache-size=-1M: expected a size from 64K to 1G" write-cache=on write-cache-size=-1M
 expect_error "write-cache-size=16M needs write-cache=on" write-cache-size=16M
 expect_error "write-cache-size=16M needs write-cache=on" write-cache=off write-cache-size=16M
+expect_error "queue-depth=-1: expected 1" queue-depth=-1
+# a key given twice is refused, naming the key and both values
+expect_error "profile=laptop5400: profile= was already given (profile=desktop7200)" \
+    profile=desktop7200 profile=laptop5400
+expect_error "time-scale=1: time-scale= was already given (time-scale=0)" \
+    time-scale=0 time-scale=1
+expect_error "write-cache=on: write-cache= was already given (write-cache=on)" \
+    write-cache=on write-cache=on
+expect_error "trace=$tmp/b.csv: trace= was already given (trace=$tmp/a.csv)" \
+    trace="$tmp/a.csv" trace="$tmp/b.csv"
 
 # Broken profiles files: each error names the file, line or key.
 # mkprofile EDIT: desktop7200 with the sed EDIT applied.
@@ -144,6 +155,16 @@ mkprofile 's/^average-seek-ms = 7.4/average-seek-ms = 5.5/'
 expect_error_size "average-seek-ms=5.5 cannot be fitted" 20M profiles="$tmp/p.conf"
 timeout 20 nbdkit -U - --filter="$filter" memory 64G profiles="$tmp/p.conf" \
     --run 'sleep 2' || { echo "average-seek-ms=5.5 refused at 64G"; bad=$((bad + 1)); }
+
+# profiles= and trace= relative to the directory nbdkit was started in
+# (nbdkit_absolute_path): the trace is written there
+sed 's/^rpm = 7200/rpm = 5400/' "$profiles" >"$tmp/rel.conf"
+(cd "$tmp" && timeout 20 nbdkit -U - --filter="$filter" memory 1G \
+    profiles=rel.conf trace=rel.csv time-scale=0 \
+    --run 'qemu-io -f raw -r "$uri" -c "read 0 4k" >/dev/null') ||
+    { echo "relative profiles=/trace= refused"; bad=$((bad + 1)); }
+grep -q '^arrival_us,' "$tmp/rel.csv" && grep -q ',read,' "$tmp/rel.csv" ||
+    { echo "trace=rel.csv not written in the start directory"; bad=$((bad + 1)); }
 
 # and the defaults are accepted
 timeout 20 nbdkit -U - --filter="$filter" memory 1G --run 'exit 0' ||
