@@ -4,8 +4,9 @@
  * The data of the writes that completed in the cache and are not yet
  * on the media, as disjoint byte extents in the order they entered:
  * a write carves what it overwrites out of older extents, so extents
- * can be destaged in any order.  No locking and no nbdkit here (hdd.c
- * holds its lock around every call), so that it can be unit tested.
+ * can be destaged in any order.  No locking and no nbdkit here
+ * (hdd-destage.c holds drive_lock around every call), so that it can be
+ * unit tested.
  */
 
 #ifndef NBDKIT_HDD_CACHE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* nbdkit-hdd-filter: mechanical model of a spinning drive.
  *
- * Kept apart from hdd.c (which only glues the model to nbdkit) so that
+ * Kept apart from the filter's modules (hdd.h lists them), so that
  * the model can be unit tested and plotted without a server: see
  * hdd-model-test.c and hdd-curves.c.
  *
