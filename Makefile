@@ -9,8 +9,11 @@ NPROC := $(shell nproc)
 JOBS ?= $(NPROC)
 V ?= 0
 
-# The kernel: Debian's linux-source-6.1 package.
-KTAR := /usr/src/linux-source-6.1.tar.xz
+# The kernel: Debian's linux-source-6.1 package, at the upload the series
+# was made on (vm/lib/install-deps.sh pins it), or a copy of that upload's
+# tarball: make LINUX_SOURCE_TARBALL=FILE.  Either is checked by its sha256
+# before it is extracted.
+KTAR := $(or $(LINUX_SOURCE_TARBALL),/usr/src/linux-source-6.1.tar.xz)
 KSRC_STOCK := $(BUILD)/linux-stock
 KSRC_PATCHED := $(BUILD)/linux-patched
 KOUT_STOCK := $(BUILD)/kbuild-stock
@@ -70,7 +73,7 @@ $(BUILD)/.stamp-deps: vm/lib/install-deps.sh
 
 # ---------------------------------------------------------------- kernel
 $(BUILD)/.stamp-src-stock: | $(BUILD)/.stamp-deps
-	@test -r $(KTAR) || { echo "missing $(KTAR): apt-get install linux-source-6.1" >&2; exit 1; }
+	@vm/lib/install-deps.sh --check-tarball $(KTAR)
 	@echo "  EXTRACT $(KTAR)"
 	@rm -rf $(KSRC_STOCK) $(BUILD)/tmp-src && mkdir -p $(BUILD)/tmp-src
 	@tar -C $(BUILD)/tmp-src -xf $(KTAR)
@@ -160,6 +163,7 @@ bench-plan:
 	@BUILD=$(BUILD) $(TOP)/bench/bench.sh --plan
 
 # A fragment that is missing stops make: its tests are never dropped silently.
+include vm/lib/lib.mk
 include kernel-patches/patches.mk
 include vm/runner/runner.mk
 include vm/kernel-tests/kernel-tests.mk
