@@ -95,26 +95,54 @@ struct hdd_result {
   double seek, rotation, transfer;
 };
 
-/* Read profile NAME from FILE; on error fill ERR and return -1. */
+/* Read profile NAME from FILE into *P.  Returns 0, or -1 with ERR
+ * naming the file, line and key (or the profile missing, with the names
+ * the file has).  Every key's value is checked against its range here.
+ */
 extern int hdd_profile_load (const char *file, const char *name,
                              struct hdd_profile *p, char *err, size_t errlen);
-/* Write the names of all profiles in FILE to NAMES (space separated). */
+/* Write the names of all profiles in FILE to NAMES (space separated).
+ * Returns 0, or -1 with ERR as for hdd_profile_load.
+ */
 extern int hdd_profile_names (const char *file, char *names, size_t len,
                               char *err, size_t errlen);
+
+/* Lay profile P over SIZE_BYTES: zones, cylinders per zone (the fewest
+ * that hold the size), skews, and the seek curve fitted over that many
+ * cylinders.  Returns 0, or -1 with ERR saying what does not fit (a size
+ * of 0, seek figures no curve over so few cylinders can meet).
+ */
 extern int hdd_geom_init (struct hdd_geom *g, const struct hdd_profile *p,
                           uint64_t size_bytes, char *err, size_t errlen);
 
+/* Where LBA (below G->sectors) lies: cylinder, head, sector in its
+ * track, and its zone's sectors per track; hdd_chs_to_lba is the
+ * inverse.
+ */
 extern void hdd_lba_to_chs (const struct hdd_geom *g, uint64_t lba,
                             struct hdd_chs *chs);
 extern uint64_t hdd_chs_to_lba (const struct hdd_geom *g,
                                 const struct hdd_chs *chs);
+/* Seek time over D cylinders (0 for D = 0), without settle. */
 extern double hdd_seek_us (const struct hdd_geom *g, uint64_t d);
 /* Exact mean of hdd_seek_us over independent uniform cylinder pairs. */
 extern double hdd_mean_seek_us (const struct hdd_geom *g);
+/* Media time for N sectors from LBA, from the moment its first sector
+ * comes under the head: track and cylinder switches and their skews
+ * included, no seek or rotational wait before the first sector.
+ */
 extern double hdd_transfer_us (const struct hdd_geom *g, uint64_t lba,
                                uint64_t n);
 
-/* Serve one request arriving at model time NOW; updates S. */
+/* Serve one request arriving at model time NOW on a drive in state S:
+ * it starts at the later of NOW and S->busy_until; fills R (start, end,
+ * seek, rotation, transfer, cylinder distance) and moves S's head, its
+ * stream (for read-ahead) and busy_until to R->end.  A request that
+ * continues the last one's stream within READAHEAD_SECTORS goes on at
+ * the media's pace (no seek, no rotational wait); one past the capacity
+ * is clamped to it.  A flush costs FLUSH_US and leaves the head where
+ * it is; a trim costs nothing.
+ */
 extern void hdd_service (const struct hdd_geom *g, struct hdd_state *s,
                          double now, enum hdd_op op, uint64_t lba,
                          uint64_t n, uint64_t readahead_sectors,
