@@ -89,14 +89,17 @@ ksrc_check() {
 		ksrc_gone
 		return 1
 	fi
-	echo "install-deps: $ksrc_pkg ${have:-is not installed}${have:+ is installed}; kernel-patches/ was made on $ksrc_version, which apt offers: vm/lib/install-deps.sh kernel installs it (as root)" >&2
+	echo "install-deps: $ksrc_pkg ${have:-is not installed}${have:+ is installed};" \
+		"kernel-patches/ was made on $ksrc_version, which apt offers:" \
+		"vm/lib/install-deps.sh kernel installs it (as root)" >&2
 	return 1
 }
 
 # tarball_check FILE: FILE is the pinned upload's tarball, or say what to do.
 tarball_check() {
 	if [ ! -r "$1" ]; then
-		echo "install-deps: $1: no such tarball (LINUX_SOURCE_TARBALL, or $ksrc_pkg not installed: vm/lib/install-deps.sh kernel)" >&2
+		echo "install-deps: $1: no such tarball (LINUX_SOURCE_TARBALL," \
+			"or $ksrc_pkg not installed: vm/lib/install-deps.sh kernel)" >&2
 		return 1
 	fi
 	sum=$(sha256sum <"$1" | cut -d' ' -f1)
