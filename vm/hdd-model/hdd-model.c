@@ -720,7 +720,34 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
    * seek, and the wait for this sector is only what the media would
    * have spent anyway (a track or cylinder switch and its skew, if the
    * last request ended at the end of a track).
+   * A read is served from that buffer too when it lies in it but does
+   * not start exactly at the stream's end: one that starts further on
+   * (within READAHEAD of the stream's end) takes the stream on to its
+   * own end, the sectors skipped read into the buffer on the way; one
+   * that ends before the stream's end (read by the stream already, at
+   * most READAHEAD back and not before the read that began the stream)
+   * is served at once and leaves the stream as it was.  So two reads of
+   * a stream that reach the drive in swapped order (nbdkit's worker
+   * threads can swap requests sent in order) cost what they cost in
+   * order, as in a real drive's read-ahead segment.
    */
+  if (s->have_last && s->last_op == op && op == HDD_READ &&
+      lba != s->next_lba && readahead_sectors > 0 &&
+      lba >= s->buf_lo &&
+      lba + readahead_sectors >= s->next_lba &&
+      lba + n <= s->next_lba + readahead_sectors &&
+      r->start - s->media_end <=
+      hdd_transfer_us (g, s->next_lba, readahead_sectors)) {
+    if (lba + n <= s->next_lba) {       /* in the buffer already */
+      r->end = r->start > s->media_end ? r->start : s->media_end;
+      s->busy_until = r->end;
+      return;
+    }
+    /* on from the stream's end through this read's last sector */
+    n = lba + n - s->next_lba;
+    lba = s->next_lba;
+    hdd_lba_to_chs (g, lba, &c);
+  }
   if (s->have_last && lba == s->next_lba && s->last_op == op &&
       r->start - s->media_end <=
       hdd_transfer_us (g, lba, readahead_sectors)) {
@@ -752,6 +779,7 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
     r->transfer = media_us (g, seek_end, lba, n, &r->rotation);
     r->end = seek_end + r->rotation + r->transfer;
     s->media_end = r->end;
+    s->buf_lo = lba;                    /* a new stream's buffer */
   }
 
   hdd_lba_to_chs (g, lba + n - 1, &c);
