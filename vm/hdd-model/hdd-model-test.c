@@ -217,8 +217,8 @@ test_seq_sizes (const char *name, const struct hdd_geom *g)
  * order (nbdkit's worker threads can swap requests a client sent in
  * order) cost what they cost in order: the later one takes the stream
  * on through the earlier one's sectors (read-ahead), the earlier one is
- * then in the buffer.  1 MiB reads A, B after a read R at LBA 0 and at
- * the last full cylinder, queued behind R: B then A ends when A then B
+ * then in the buffer.  1 MiB reads A, B after a read R at LBA 0 and 8
+ * MiB from the end, queued behind R: B then A ends when A then B
  * does, with no seek or rotational wait, and the stream goes on after B
  * as before.  A read behind the stream by more than the read-ahead, or
  * before the read that began it, is not in the buffer.
@@ -226,8 +226,7 @@ test_seq_sizes (const char *name, const struct hdd_geom *g)
 static void
 test_swapped_stream (const char *name, const struct hdd_geom *g)
 {
-  struct hdd_chs c = { .cyl = g->cylinders - 2 };
-  uint64_t starts[2] = { 0, hdd_chs_to_lba (g, &c) };
+  uint64_t starts[2] = { 0, g->sectors - 16384 };   /* 8 MiB from the end */
   int e;
 
   for (e = 0; e < 2; e++) {
@@ -255,6 +254,21 @@ test_swapped_stream (const char *name, const struct hdd_geom *g)
     struct hdd_state s = { 0 };
     struct hdd_result r;
 
+    struct hdd_state s2, s3;
+    struct hdd_result rf, rp;
+
+    /* a 4 KiB read 1.5 MiB ahead in the window: never later than by
+     * positioning for it (the drive stops reading ahead)
+     */
+    hdd_service (g, &s, 0, HDD_READ, 0, 2048, 4096, 0, &r);
+    s2 = s3 = s;
+    s3.have_last = 0;
+    hdd_service (g, &s2, 1, HDD_READ, 2048 + 3072, 8, 4096, 0, &rf);
+    hdd_service (g, &s3, 1, HDD_READ, 2048 + 3072, 8, 4096, 0, &rp);
+    tap_ok (rf.end <= rp.end + 0.01, "%s: a 4 KiB read 1.5 MiB ahead of "
+            "the stream ends at %.1f us, by positioning %.1f us", name,
+            rf.end, rp.end);
+    memset (&s, 0, sizeof s);
     /* behind the read that began the stream: not in its buffer */
     hdd_service (g, &s, 0, HDD_READ, 8192, 2048, 4096, 0, &r);
     hdd_service (g, &s, 1, HDD_READ, 4096, 2048, 4096, 0, &r);
