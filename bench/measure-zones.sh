@@ -2,8 +2,10 @@
 # bench/measure-zones.sh - the measure "zones" (bench/measures.sh): busybox
 # dd reads 64 MiB O_DIRECT at the start and at the end of the raw disk
 # (bench/guest-scenario.sh zones), timed by the guest (zones.csv,
-# /proc/uptime, 10 ms) and by the disk model's trace; every run of the
-# first scenario that measures it.
+# /proc/uptime, 10 ms) and by the disk model's trace (the rows' bytes over
+# their seek + rotation + transfer: the drive's time, without the gaps in
+# which it waited for the guest's next request); every run of the first
+# scenario that measures it.
 #   summary/zones-runs.csv      clock,run,zone,mb_s: a row per run, zone and clock
 #   summary/zones.csv           clock,zone,mb_s_median,mb_s_min,mb_s_max,runs
 #   summary/zones-position.csv  pos_frac,mb_s: the trace's rates as points of
@@ -22,14 +24,13 @@ zones_summarise() {
 			$C["seconds"] > 0 { printf "guest,%s,%s,%.2f\n", r, $C["zone"], $C["mib"] * 1048576 / $C["seconds"] / 1e6 }
 			END { if (csv_bad) exit 2 }' "$d/zones.csv" || rc=1
 		sectors=$(grep -m1 '^disk_sectors=' "$d/env.txt" | cut -d= -f2)
-		awk -F, -v r="$r" -v tot="$sectors" -v need="arrival_us end_us lba sectors op" "$CSV_AWK"'
+		awk -F, -v r="$r" -v tot="$sectors" -v need="lba sectors op seek_us rotation_us transfer_us" "$CSV_AWK"'
 			$C["op"] == "read" && $C["sectors"] >= 128 {
 			lba = $C["lba"] + 0; z = (lba < 131072) ? "start" : (lba >= tot - 131072 ? "end" : "")
 			if (z == "") next
-			if (!(z in t0) || $C["arrival_us"] < t0[z]) t0[z] = $C["arrival_us"]
-			if ($C["end_us"] > t1[z]) t1[z] = $C["end_us"]
+			t[z] += $C["seek_us"] + $C["rotation_us"] + $C["transfer_us"]
 			b[z] += $C["sectors"] * 512 }
-			END { if (csv_bad) exit 2; for (z in b) if (t1[z] > t0[z]) printf "trace,%s,%s,%.2f\n", r, z, b[z] / (t1[z] - t0[z]) }' "$d/trace.csv" || rc=1
+			END { if (csv_bad) exit 2; for (z in b) if (t[z] > 0) printf "trace,%s,%s,%.2f\n", r, z, b[z] / t[z] }' "$d/trace.csv" || rc=1
 	done >>"$sum/zones-runs.csv"
 	median_table "$sum/zones-runs.csv" "clock zone" mb_s >"$sum/zones.csv" || rc=1
 	awk -F, -v need="clock zone mb_s" "$CSV_AWK"'BEGIN { print "pos_frac,mb_s" }

@@ -52,11 +52,18 @@ echo
 echo "Latency is the disk model's **service time** (arrival to end, from its trace,"
 echo "joined request by request with the engine's seek log; a run that matches"
 echo "fewer than 99% of the reads fails). The engine's latency is what the"
-echo "application saw through the guest; the guest overhead is the difference."
+echo "application saw through the guest. The guest's overhead is given per read:"
+echo "\"engine - service p50\" is the median over the reads of each read's engine"
+echo "latency minus its own service time, which is not engine p50 minus service"
+echo "p50: the overhead differs from read to read, most when two jobs run at"
+echo "once in the guest. Seq MB/s"
+echo "on the disk's clock: the bytes of the requests that carried the set's reads"
+echo "over the drive's seek + rotation + transfer for them (not the time it stood"
+echo "idle waiting for the guest)."
 echo "Median of the runs (min-max). Drive limits: outer-zone rate $outer MB/s,"
 echo "inner $inner MB/s (zone ratio $zr); floor of a random 4 KiB read (half a"
 echo "revolution + transfer) $floor ms."
-[ "$ts" = 1 ] || echo "This run used time-scale $ts: the guest waited $ts of every modelled delay, so the engine's latency and the guest overhead are not comparable with the disk's times here."
+[ "$ts" = 1 ] || echo "This run used time-scale $ts: the guest waited $ts of every modelled delay, so the engine's latency and engine - service are not comparable with the disk's times here."
 echo
 missing=""
 for f in 50 80 95; do echo "$scen" | grep -qx "aged-$f" || missing="$missing aged-$f"; done
@@ -126,7 +133,7 @@ for s in $scen; do
 	echo "- aged in $(st "$s" age_seconds) s on the patched kernel ($(st "$s" made)); e2fsck -fn status $(st "$s" fsck_rc);" \
 		"hint counters while ageing: honoured=$(st "$s" age_hint_honoured), fallback=$(st "$s" age_hint_fallback), dropped_nonrot=$(st "$s" age_hint_dropped_nonrot)"
 	echo
-	echo "| set | hint | files | bytes in first / middle / last third | span (GiB) | extents/file | service p50 (ms) | service p99 (ms) | engine p50 (ms) | guest overhead p50 (ms) | seq MB/s, disk clock | seq MB/s, fio |"
+	echo "| set | hint | files | bytes in first / middle / last third | span (GiB) | extents/file | service p50 (ms) | service p99 (ms) | engine p50 (ms) | engine - service p50 (ms) | seq MB/s, disk clock | seq MB/s, fio |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for x in H C N H2 N2 HS CS NS; do
 		IFS=, read -r _ _ hint files ext f m l span _ <<<"$(set_row "$s" "$x")"
@@ -141,7 +148,7 @@ for s in $scen; do
 	echo
 	echo "Two sets read at once (4 KiB random reads, one request at a time per job; every row of this table is one of two concurrent jobs):"
 	echo
-	echo "| pair | job | service p50 (ms) | service p99 (ms) | engine p50 (ms) | guest overhead p50 (ms) |"
+	echo "| pair | job | service p50 (ms) | service p99 (ms) | engine p50 (ms) | engine - service p50 (ms) |"
 	echo "|---|---|---|---|---|---|"
 	for p in "hot + cold:hc-hot hc-cold" "unhinted + unhinted:nn-a nn-b" "hot + hot:hh-a hh-b"; do
 		for j in ${p#*:}; do

@@ -163,9 +163,14 @@ is "1m: seek/transfer summed, queue and cyl of the first row" \
 is "1m: the 4 KiB row at L joins seq 0: seek 1 + 50, its queue and cyl" \
 	"$(get "$tmp/j3.csv" seq=0 seek_us) $(get "$tmp/j3.csv" seq=0 queue_us) $(get "$tmp/j3.csv" seq=0 cyl_distance) $(get "$tmp/j3.csv" seq=0 coverage)" \
 	"51.000 0.000 0 1.000000"
-# 4 MiB in 38000 us: 4194304 / 38000 = 110.376 MB/s
-is "1m: disk_mb_s and bytes" \
-	"$(get "$tmp/sum3.csv" job=S disk_mb_s) $(get "$tmp/sum3.csv" job=S bytes)" "110.376 4194304"
+# the drive's rate: the 9 rows' bytes (8 + 8 x 1024 sectors) over their
+# seek + rotation + transfer (3 + 4 x (1150 + 1000) us): 4198400 / 8603 us
+is "1m: disk_mb_s = row bytes over the rows' drive time, drive_ms, row_bytes" \
+	"$(get "$tmp/sum3.csv" job=S disk_mb_s) $(get "$tmp/sum3.csv" job=S drive_ms) $(get "$tmp/sum3.csv" job=S row_bytes)" \
+	"488.016 8.603000 4198400"
+# the span, idle included: 4 MiB in 38000 us: 4194304 / 38000 = 110.376 MB/s
+is "1m: span_mb_s over first arrival .. last end, and bytes" \
+	"$(get "$tmp/sum3.csv" job=S span_mb_s) $(get "$tmp/sum3.csv" job=S bytes)" "110.376 4194304"
 is "1m: first_arrival_us, last_end_us" \
 	"$(get "$tmp/sum3.csv" job=S first_arrival_us) $(get "$tmp/sum3.csv" job=S last_end_us)" "0.000 38000.000"
 
@@ -283,10 +288,11 @@ is "merge: each service = the row's end - arrival" \
 is "merge: the row's seek/rotation/transfer/queue/cyl whole for each read" \
 	"$(get "$tmp/j8.csv" seq=3 seek_us) $(get "$tmp/j8.csv" seq=3 rotation_us) $(get "$tmp/j8.csv" seq=3 transfer_us) $(get "$tmp/j8.csv" seq=3 queue_us) $(get "$tmp/j8.csv" seq=3 cyl_distance)" \
 	"3000.000 2000.000 33800.000 200.000 77"
-# 4 MiB in 39000 us: 4194304 / 39000 = 107.546 MB/s
-is "merge: coverage_mean, disk_mb_s, bytes" \
-	"$(get "$tmp/sum8.csv" job=Q coverage_mean) $(get "$tmp/sum8.csv" job=Q disk_mb_s) $(get "$tmp/sum8.csv" job=Q bytes)" \
-	"1.000000 107.546 4194304"
+# the one row counted once: 4 MiB over 3000 + 2000 + 33800 us = 108.101
+# MB/s (not four times); its span 4 MiB in 39000 us = 107.546 MB/s
+is "merge: coverage_mean, disk_mb_s, span_mb_s, bytes" \
+	"$(get "$tmp/sum8.csv" job=Q coverage_mean) $(get "$tmp/sum8.csv" job=Q disk_mb_s) $(get "$tmp/sum8.csv" job=Q span_mb_s) $(get "$tmp/sum8.csv" job=Q bytes)" \
+	"1.000000 108.101 107.546 4194304"
 { cat "$tmp/s8.csv"; echo "Q,4,f,read,0,1048576,851968,0,50000000,none"; } >"$tmp/s8b.csv"
 run t8b --min-match 0 --out "$tmp/j8b.csv" "$tmp/t8.csv" "$tmp/s8b.csv"
 is "merge: a re-read of the first LBA is unmatched (the row served it)" \
@@ -320,8 +326,12 @@ is "mixed merges: reads 1 and 2 share the second row, 7 the last" \
 	"$(get "$tmp/j9.csv" seq=1 arrival_us) $(get "$tmp/j9.csv" seq=2 arrival_us) $(get "$tmp/j9.csv" seq=3 arrival_us) $(get "$tmp/j9.csv" seq=7 arrival_us) $(get "$tmp/j9.csv" seq=7 cyl_distance)" \
 	"20000.000 20000.000 40000.000 80000.000 5"
 # 8 MiB in 90000 us: 8388608 / 90000 = 93.207 MB/s
-is "mixed merges: disk_mb_s over first arrival .. last end" \
-	"$(get "$tmp/sum9.csv" job=X disk_mb_s)" 93.207
+is "mixed merges: span_mb_s over first arrival .. last end" \
+	"$(get "$tmp/sum9.csv" job=X span_mb_s)" 93.207
+# the five rows that served X (not the metadata row): 8 MiB in 5 x 3 us
+is "mixed merges: disk_mb_s over the 5 rows' drive time, the metadata row left out" \
+	"$(get "$tmp/sum9.csv" job=X disk_mb_s) $(get "$tmp/sum9.csv" job=X drive_ms) $(get "$tmp/sum9.csv" job=X row_bytes)" \
+	"559240.533 0.015000 8388608"
 
 # --- 10: straddle: a 1 MiB read whose file range crosses an extent
 # boundary: [L, L+1024) at L, the other 1024 sectors elsewhere; an old row

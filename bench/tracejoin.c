@@ -62,8 +62,17 @@
  * rows, end = the latest end, service = end - arrival; seek, rotation and
  * transfer are summed over its rows, a merged row's counted whole for
  * every read it serves; queue and cyl_distance are the first served row's.
- * The summary's disk_mb_s is the job's matched bytes (a read's whole len,
- * also when its coverage is below 1) over last end - first arrival.
+ * The summary's disk_mb_s is the drive's rate for the job: the bytes of the
+ * trace rows that served its reads over those rows' drive time, the sum of
+ * their seek + rotation + transfer (a row counted once, for the job of the
+ * first read it served; a row of a sequential stream has as transfer the
+ * media time since the previous row, read-ahead included).  drive_ms is
+ * that sum.  It leaves out the time the drive stood idle waiting for the
+ * guest (under TCG the guest may leave the queue empty for tens of ms),
+ * and the bytes and time of a read's piece that went elsewhere (unmatched,
+ * see above).  span_mb_s is the job's matched bytes (a read's whole len,
+ * also when its coverage is below 1) over last end - first arrival, idle
+ * included: the disk's clock over the whole job.
  *
  * Cost: rows are indexed by (length class, lba); the first look-up of a
  * sector p scans each class back by its longest row only and keeps the
@@ -317,6 +326,7 @@ struct trow {
 	int64_t arrival, start, end;	/* ns of the model's clock */
 	int64_t seek, rotation, transfer;
 	uint64_t lba, sectors, cyl;
+	uint32_t job;			/* of the first read it served, or NO_ROW */
 	unsigned char whole;		/* served one read whole (pass 1) */
 };
 
@@ -413,6 +423,7 @@ static void trace_load(struct trace *t, const char *path)
 			fail("%s: more than %u read rows", path, UINT32_MAX - 2);
 		grow((void **)&t->rows, &t->cap, t->n + 1, sizeof(*t->rows));
 		r = &t->rows[t->n++];
+		r->job = UINT32_MAX;	/* NO_ROW: no read served yet */
 		r->whole = 0;
 		r->arrival = csv_us_ns(&c, c_arr);
 		r->start = csv_us_ns(&c, c_start);
@@ -788,10 +799,13 @@ static void seeklog_group(struct seeklog *s)
 /* ---- the join ---- */
 
 /* add trace row @row to the disk's view of @e */
-static void join_piece(const struct trace *t, struct eread *e, uint32_t row,
+static void join_piece(struct trace *t, struct eread *e, uint32_t row,
 		       uint32_t *first_row)
 {
-	const struct trow *r = &t->rows[row];
+	struct trow *r = &t->rows[row];
+
+	if (r->job == NO_ROW)
+		r->job = e->job;
 
 	if (r->arrival < e->arrival)
 		e->arrival = r->arrival;
@@ -964,13 +978,13 @@ static void write_joined(const struct seeklog *s, const char *path)
 struct jstats {
 	uint64_t *svc, *eng, *ovh;	/* sorted ns (ovh: SIGNED_KEY) */
 	size_t nsvc, neng, novh;
-	uint64_t bytes;
-	int64_t first_arrival, last_end;
+	uint64_t bytes, row_bytes;
+	int64_t first_arrival, last_end, drive;
 	double coverage;		/* sum over the matched reads */
 	/* formatted columns: empty when there is nothing to compute */
 	char frac[32], cov_mean[32], svc_mean[32], svc_p50[32], svc_p99[32];
 	char eng_mean[32], eng_p50[32], eng_p99[32], ovh_p50[32];
-	char mb_s[32], first[32], last[32];
+	char mb_s[32], span_mb_s[32], drive_ms[32], first[32], last[32];
 };
 
 /*
@@ -978,9 +992,10 @@ struct jstats {
  * statistics over all its reads with a latency (the engine's own view,
  * matched or not); overhead over the matched reads with a latency.
  */
-static void job_stats(const struct seeklog *s, const struct job *j,
-		      struct jstats *st)
+static void job_stats(const struct trace *t, const struct seeklog *s,
+		      const struct job *j, struct jstats *st)
 {
+	uint32_t id = (uint32_t)(j - s->jobs);
 	size_t k;
 
 	memset(st, 0, sizeof(*st));
@@ -1008,6 +1023,13 @@ static void job_stats(const struct seeklog *s, const struct job *j,
 		if (e->end > st->last_end)
 			st->last_end = e->end;
 	}
+	/* the drive's time and bytes for the rows that served the job */
+	for (k = 0; k < t->n; k++)
+		if (t->rows[k].job == id) {
+			st->drive += t->rows[k].seek + t->rows[k].rotation +
+				     t->rows[k].transfer;
+			st->row_bytes += t->rows[k].sectors * HC_SECTOR;
+		}
 	qsort(st->svc, st->nsvc, sizeof(uint64_t), hc_cmp_u64);
 	qsort(st->eng, st->neng, sizeof(uint64_t), hc_cmp_u64);
 	qsort(st->ovh, st->novh, sizeof(uint64_t), hc_cmp_u64);
@@ -1024,8 +1046,13 @@ static void job_stats(const struct seeklog *s, const struct job *j,
 		fmt_ns(st->first, st->first_arrival, 3);
 		fmt_ns(st->last, st->last_end, 3);
 		if (st->last_end > st->first_arrival)
-			snprintf(st->mb_s, sizeof(st->mb_s), "%.3f", (double)st->bytes * 1e3 /
+			snprintf(st->span_mb_s, sizeof(st->span_mb_s), "%.3f",
+				 (double)st->bytes * 1e3 /
 				 (st->last_end - st->first_arrival));
+		fmt_ns(st->drive_ms, st->drive, 6);
+		if (st->drive > 0)
+			snprintf(st->mb_s, sizeof(st->mb_s), "%.3f",
+				 (double)st->row_bytes * 1e3 / st->drive);
 	}
 	if (st->neng) {
 		snprintf(st->eng_mean, sizeof(st->eng_mean), "%.6f",
@@ -1114,7 +1141,11 @@ static void usage(FILE *fp)
 "                  service_mean_ms,service_p50_ms,service_p99_ms,\n"
 "                  engine_mean_ms,engine_p50_ms,engine_p99_ms,\n"
 "                  overhead_p50_ms,disk_mb_s,bytes,first_arrival_us,\n"
-"                  last_end_us (coverage_mean: over the matched reads)\n"
+"                  last_end_us,drive_ms,row_bytes,span_mb_s\n"
+"                  (coverage_mean: over the matched reads; disk_mb_s:\n"
+"                  row_bytes, the bytes of the rows that served the job,\n"
+"                  over drive_ms, their seek + rotation + transfer;\n"
+"                  span_mb_s: bytes over last end - first arrival)\n"
 "  --cdf-dir DIR   DIR/<job>.csv: service_ms,frac (at most %d points)\n"
 "\n"
 "Exit status: 0, 2 bad input or usage, 3 a job below --min-match.\n",
@@ -1188,7 +1219,8 @@ int main(int argc, char **argv)
 		      "service_mean_ms,"
 		      "service_p50_ms,service_p99_ms,engine_mean_ms,"
 		      "engine_p50_ms,engine_p99_ms,overhead_p50_ms,disk_mb_s,"
-		      "bytes,first_arrival_us,last_end_us\n", sum);
+		      "bytes,first_arrival_us,last_end_us,drive_ms,row_bytes,"
+		      "span_mb_s\n", sum);
 	}
 	if (cdf_dir && mkdir(cdf_dir, 0777) && errno != EEXIST)
 		fail("cannot create --cdf-dir %s: %s", cdf_dir, strerror(errno));
@@ -1199,17 +1231,18 @@ int main(int argc, char **argv)
 
 		if (!j->reads)
 			continue;
-		job_stats(&s, j, &st);
+		job_stats(&t, &s, j, &st);
 		if (sum) {
 			put_field(sum, j->name);
 			fputc(',', sum);
 			put_field(sum, s.str + j->hotness);
-			fprintf(sum, ",%zu,%zu,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%" PRIu64 ",%s,%s\n",
+			fprintf(sum, ",%zu,%zu,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%" PRIu64 ",%s,%s,%s,%" PRIu64 ",%s\n",
 				j->reads, j->matched, st.frac, st.cov_mean,
 				st.svc_mean,
 				st.svc_p50, st.svc_p99, st.eng_mean,
 				st.eng_p50, st.eng_p99, st.ovh_p50, st.mb_s,
-				st.bytes, st.first, st.last);
+				st.bytes, st.first, st.last, st.drive_ms,
+				st.row_bytes, st.span_mb_s);
 		}
 		if (cdf_dir && st.nsvc)
 			write_cdf(cdf_dir, j->name, &st);

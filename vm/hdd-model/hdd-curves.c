@@ -2,7 +2,10 @@
 /* Dump a profile's model curves for plots/hdd-profile.gp.
  * Usage: hdd-curves PROFILES.conf NAME SIZE PREFIX
  * Writes PREFIX-seek.csv (distance_cyl,seek_ms) and PREFIX-rate.csv
- * (lba_gib,cylinder,mb_per_s: sequential rate of a whole cylinder).
+ * (lba_gib,cylinder,mb_per_s: the sequential rate of a stream through
+ * that cylinder: its sectors over the time from its first sector to the
+ * next cylinder's first, which includes the cylinder switch and its
+ * skew, as every cylinder of a longer read pays).
  */
 
 #include <stdio.h>
@@ -64,11 +67,19 @@ main (int argc, char *argv[])
   for (cyl = 0; cyl + 1 < g.cylinders; cyl += step) {
     struct hdd_chs c = { .cyl = cyl };
     uint64_t lba = hdd_chs_to_lba (&g, &c), n;
+    struct hdd_chs next;
+    double t;
+
     hdd_lba_to_chs (&g, lba, &c);
     n = (uint64_t) g.heads * c.spt;
+    /* through the next cylinder's first sector, less that sector's
+     * own media time: the cylinder plus the switch into the next one
+     */
+    hdd_lba_to_chs (&g, lba + n, &next);
+    t = hdd_transfer_us (&g, lba, n + 1) - g.rev_us / next.spt;
     fprintf (fp, "%.4f,%" PRIu64 ",%.2f\n",
              (double) lba * HDD_SECTOR / (1 << 30), cyl,
-             (double) n * HDD_SECTOR / hdd_transfer_us (&g, lba, n));
+             (double) n * HDD_SECTOR / t);
   }
   fclose (fp);
   printf ("%s: %" PRIu64 " cylinders, mean seek %.3f ms, revolution %.3f ms\n",

@@ -214,12 +214,78 @@ test_seq_sizes (const char *name, const struct hdd_geom *g)
   }
 }
 
+/* Two reads of a sequential stream that reach the drive in swapped
+ * order (nbdkit's worker threads can swap requests a client sent in
+ * order) cost what they cost in order: the later one takes the stream
+ * on through the earlier one's sectors (read-ahead), the earlier one is
+ * then in the buffer.  1 MiB reads A, B after a read R at LBA 0 and 8
+ * MiB from the end, queued behind R: B then A ends when A then B
+ * does, with no seek or rotational wait, and the stream goes on after B
+ * as before.  A read behind the stream by more than the read-ahead, or
+ * before the read that began it, is not in the buffer.
+ */
+static void
+test_swapped_stream (const char *name, const struct hdd_geom *g)
+{
+  uint64_t starts[2] = { 0, g->sectors - 16384 };   /* 8 MiB from the end */
+  int e;
+
+  for (e = 0; e < 2; e++) {
+    uint64_t L = starts[e];
+    struct hdd_state s1 = { 0 }, s2;
+    struct hdd_result r, a1, b1, a2, b2, n1, n2;
+
+    hdd_service (g, &s1, 0, HDD_READ, L, 2048, 4096, 0, &r);
+    s2 = s1;
+    hdd_service (g, &s1, 1, HDD_READ, L + 2048, 2048, 4096, 0, &a1);
+    hdd_service (g, &s1, 2, HDD_READ, L + 4096, 2048, 4096, 0, &b1);
+    hdd_service (g, &s1, 3, HDD_READ, L + 6144, 2048, 4096, 0, &n1);
+    hdd_service (g, &s2, 1, HDD_READ, L + 4096, 2048, 4096, 0, &b2);
+    hdd_service (g, &s2, 2, HDD_READ, L + 2048, 2048, 4096, 0, &a2);
+    hdd_service (g, &s2, 3, HDD_READ, L + 6144, 2048, 4096, 0, &n2);
+    tap_ok (fabs (a2.end - b1.end) < 0.01 && fabs (n2.end - n1.end) < 0.01
+            && b2.seek + b2.rotation + a2.seek + a2.rotation + n2.seek +
+            n2.rotation == 0,
+            "%s: %s edge: two stream reads swapped end at %.1f us, in "
+            "order at %.1f us; the next read ends at %.1f us (in order "
+            "%.1f us), no seek or rotational wait", name,
+            e ? "inner" : "outer", a2.end, b1.end, n2.end, n1.end);
+  }
+  {
+    struct hdd_state s = { 0 };
+    struct hdd_result r;
+
+    struct hdd_state s2, s3;
+    struct hdd_result rf, rp;
+
+    /* a 4 KiB read 1.5 MiB ahead in the window: never later than by
+     * positioning for it (the drive stops reading ahead)
+     */
+    hdd_service (g, &s, 0, HDD_READ, 0, 2048, 4096, 0, &r);
+    s2 = s3 = s;
+    s3.have_last = 0;
+    hdd_service (g, &s2, 1, HDD_READ, 2048 + 3072, 8, 4096, 0, &rf);
+    hdd_service (g, &s3, 1, HDD_READ, 2048 + 3072, 8, 4096, 0, &rp);
+    tap_ok (rf.end <= rp.end + 0.01, "%s: a 4 KiB read 1.5 MiB ahead of "
+            "the stream ends at %.1f us, by positioning %.1f us", name,
+            rf.end, rp.end);
+    memset (&s, 0, sizeof s);
+    /* behind the read that began the stream: not in its buffer */
+    hdd_service (g, &s, 0, HDD_READ, 8192, 2048, 4096, 0, &r);
+    hdd_service (g, &s, 1, HDD_READ, 4096, 2048, 4096, 0, &r);
+    tap_ok (r.seek + r.rotation > 0, "%s: a read before the stream's "
+            "first is a new stream (positioning %.1f us)", name,
+            r.seek + r.rotation);
+  }
+}
+
 /* Serve N requests (arrival order) through the drive's queue of DEPTH
  * with aging bound AGE_US; results into OUT[i] for request i.
  */
 static void
-simulate (const struct hdd_geom *g, const struct hdd_request *reqs, size_t n,
-          unsigned depth, double age_us, struct hdd_result *out)
+simulate_ra (const struct hdd_geom *g, const struct hdd_request *reqs,
+             size_t n, unsigned depth, double age_us, uint64_t readahead,
+             struct hdd_result *out)
 {
   struct hdd_request *q = malloc (n * sizeof *q);
   size_t *idx = malloc (n * sizeof *idx), pending = 0, next = 0;
@@ -236,7 +302,7 @@ simulate (const struct hdd_geom *g, const struct hdd_request *reqs, size_t n,
       q[pending] = reqs[next];
       idx[pending++] = next++;
     }
-    k = hdd_dispatch (g, &s, q, pending, depth, age_us, 4096, 0, &r);
+    k = hdd_dispatch (g, &s, q, pending, depth, age_us, readahead, 0, &r);
     out[idx[k]] = r;
     memmove (&q[k], &q[k + 1], (pending - k - 1) * sizeof *q);
     memmove (&idx[k], &idx[k + 1], (pending - k - 1) * sizeof *idx);
@@ -244,6 +310,14 @@ simulate (const struct hdd_geom *g, const struct hdd_request *reqs, size_t n,
   }
   free (q);
   free (idx);
+}
+
+/* The same with the filter's default read-ahead (2 MiB). */
+static void
+simulate (const struct hdd_geom *g, const struct hdd_request *reqs, size_t n,
+          unsigned depth, double age_us, struct hdd_result *out)
+{
+  simulate_ra (g, reqs, n, depth, age_us, 4096, out);
 }
 
 /* Command queueing: queue depth 1 is arrival order, exactly as the
@@ -300,7 +374,9 @@ test_queue (const char *name, const struct hdd_geom *g)
    * all arrive at once, more than the drive serves in five aging bounds
    * (about 16 per revolution with 32 to choose from).  With the bound it
    * waits at most the bound plus the request in service; without, it
-   * waits until the crowd has gone.
+   * waits until the crowd has gone.  Without read-ahead: the crowd lies
+   * in one cylinder, and a read-ahead buffer would serve most of it at
+   * once (near reads inside the stream's buffer).
    */
   {
     const size_t M = (size_t) (80 * age / g->rev_us);
@@ -315,9 +391,9 @@ test_queue (const char *name, const struct hdd_geom *g)
         .sectors = 8,
       };
     q[1].lba = g->sectors - 64;
-    simulate (g, q, M + 1, 32, age, r);
+    simulate_ra (g, q, M + 1, 32, age, 0, r);
     worst = r[1].start - r[1].arrival;
-    simulate (g, q, M + 1, 32, 1e12, r);
+    simulate_ra (g, q, M + 1, 32, 1e12, 0, r);
     unbounded = r[1].start - r[1].arrival;
     check (worst <= age + 3 * g->rev_us + hdd_seek_us (g, g->seek.max_dist)
            && unbounded > 4 * age, name,
@@ -472,6 +548,7 @@ test_profile (const char *file, const char *name, uint64_t size)
   test_seq_sizes (name, &g);
   test_skew_target (name, &g);
   test_zone_boundaries (name, &g);
+  test_swapped_stream (name, &g);
   test_queue (name, &g);
 }
 

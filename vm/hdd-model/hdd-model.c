@@ -721,7 +721,52 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
    * seek, and the wait for this sector is only what the media would
    * have spent anyway (a track or cylinder switch and its skew, if the
    * last request ended at the end of a track).
+   * A read is served from that buffer too when it lies in it but does
+   * not start exactly at the stream's end: one that starts further on
+   * (within READAHEAD of the stream's end, and either no more than its
+   * own length on or sooner reached that way than by positioning) takes
+   * the stream on to
+   * its own end, the sectors skipped read into the buffer on the way; one
+   * that ends before the stream's end (read by the stream already, at
+   * most READAHEAD back and not before the read that began the stream)
+   * is served at once and leaves the stream as it was.  So two reads of
+   * a stream that reach the drive in swapped order (nbdkit's worker
+   * threads can swap requests sent in order) cost what they cost in
+   * order, as in a real drive's read-ahead segment.
    */
+  if (s->have_last && s->last_op == op && op == HDD_READ &&
+      lba != s->next_lba && readahead_sectors > 0 &&
+      lba >= s->buf_lo &&
+      lba + readahead_sectors >= s->next_lba &&
+      lba + n <= s->next_lba + readahead_sectors &&
+      r->start - s->media_end <=
+      hdd_transfer_us (g, s->next_lba, readahead_sectors)) {
+    struct hdd_state on = *s, pos = *s;
+    struct hdd_result r_on, r_pos;
+
+    if (lba + n <= s->next_lba) {       /* in the buffer already */
+      r->end = r->start > s->media_end ? r->start : s->media_end;
+      s->busy_until = r->end;
+      return;
+    }
+    /* On from the stream's end through this read's last sector when the
+     * sectors skipped are no more than the read's own (the next read of
+     * the stream, swapped with this one, is on its way), or when that is
+     * sooner than positioning for it; else (a short read far ahead in
+     * the window) the drive stops reading ahead and positions for it.
+     */
+    hdd_service (g, &on, now, op, s->next_lba, lba + n - s->next_lba,
+                 readahead_sectors, flush_us, &r_on);
+    pos.have_last = 0;
+    hdd_service (g, &pos, now, op, lba, n, readahead_sectors, flush_us,
+                 &r_pos);
+    if (lba <= s->next_lba || lba - s->next_lba <= n ||
+        r_on.end <= r_pos.end) {
+      n = lba + n - s->next_lba;
+      lba = s->next_lba;
+      hdd_lba_to_chs (g, lba, &c);
+    }
+  }
   if (s->have_last && lba == s->next_lba && s->last_op == op &&
       r->start - s->media_end <=
       hdd_transfer_us (g, lba, readahead_sectors)) {
@@ -753,6 +798,7 @@ hdd_service (const struct hdd_geom *g, struct hdd_state *s, double now,
     r->transfer = media_us (g, seek_end, lba, n, &r->rotation);
     r->end = seek_end + r->rotation + r->transfer;
     s->media_end = r->end;
+    s->buf_lo = lba;                    /* a new stream's buffer */
   }
 
   hdd_lba_to_chs (g, lba + n - 1, &c);

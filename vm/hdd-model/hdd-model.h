@@ -87,6 +87,7 @@ struct hdd_state {
   enum hdd_op last_op;
   uint64_t next_lba;            /* LBA after the last transfer */
   double media_end;             /* when the media passed next_lba */
+  uint64_t buf_lo;              /* first LBA of the read stream's buffer */
 };
 
 struct hdd_result {

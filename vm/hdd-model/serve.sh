@@ -80,7 +80,12 @@ fi
 
 # Without -f nbdkit checks its settings, binds the socket, then forks
 # into the background; the parent's exit status says if that worked.
-if ! nbdkit --unix "$sock" --pidfile "$pidfile" --log=stderr \
+# --threads: nbdkit serves at most that many requests of a connection
+# at once (default 16), so the filter's queue-depth (up to 32) would
+# never see more than 16; 64 leaves the client as the only limit.
+# (QEMU's NBD client, which the guests use, sends at most 16 at once:
+# MAX_NBD_REQUESTS in its block/nbd.c, a constant with no setting.)
+if ! nbdkit --threads 64 --unix "$sock" --pidfile "$pidfile" --log=stderr \
         --filter="$filter" $cow "$@" 2>"$log"; then
     echo "$0: nbdkit failed to start; its log ($log):" >&2
     cat "$log" >&2
