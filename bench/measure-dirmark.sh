@@ -9,7 +9,8 @@
 # guest read them back (env.txt's mark_* lines).
 #   summary/dirmark-runs.csv  scenario,run,job,files,frac_first,frac_middle,
 #                             frac_last,hint_inherited,hint_honoured,marks
-#   summary/dirmark.csv       scenario,job,first_med,first_min,first_max,runs
+#   summary/dirmark.csv       scenario,job,frac_first_median,frac_first_min,
+#                             frac_first_max,runs
 
 dirmark_files() { echo dirmark-runs.csv; }
 
@@ -32,8 +33,7 @@ dirmark_summarise() {
 				"$d/placement.csv" || rc=1
 		done
 	done | sort >>"$sum/dirmark-runs.csv"
-	median_table "$sum/dirmark-runs.csv" "scenario job" frac_first |
-		sed '1s/.*/scenario,job,first_med,first_min,first_max,runs/' >"$sum/dirmark.csv" || rc=1
+	median_table "$sum/dirmark-runs.csv" "scenario job" frac_first >"$sum/dirmark.csv" || rc=1
 	return $rc
 }
 
@@ -58,8 +58,8 @@ dirmark_page() {
 		echo "| job | files | bytes in the first third | service p50 (disk, ms) | engine p50 (guest, ms) | runs |"
 		echo "|---|---|---|---|---|---|"
 		tab "$sum/dirmark.csv" "scenario job" '$C["scenario"] == n { print $C["job"] }' -v n="$n" | while read -r j; do
-			echo "| $j | $(csv_get "$sum/dirmark-runs.csv" files scenario="$n" job="$j") | $(cmm "$sum/dirmark.csv" first_med first_min first_max scenario="$n" job="$j") |" \
-				"$(dmm "$n" "$j" service_p50_ms) | $(dmm "$n" "$j" engine_p50_ms) | $(csv_get "$sum/dirmark.csv" runs scenario="$n" job="$j") |"
+			echo "| $j | $(csv_get "$sum/dirmark-runs.csv" files scenario="$n" job="$j") | $(csv_mmm "$sum/dirmark.csv" frac_first scenario="$n" job="$j") |" \
+				"$(csv_mmm "$sum/disk.csv" value scenario="$n" job="$j" metric=service_p50_ms) | $(csv_mmm "$sum/disk.csv" value scenario="$n" job="$j" metric=engine_p50_ms) | $(csv_get "$sum/dirmark.csv" runs scenario="$n" job="$j") |"
 		done
 		echo
 		echo "Counters after each run (the guest's /sys/fs/ext4/vda; a run mounts the image afresh):"

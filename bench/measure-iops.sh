@@ -31,7 +31,7 @@ iops_summarise() {
 
 iops_page() {
 	local sum=$1/summary
-	[ "$(wc -l 2>/dev/null <"$sum/iops.csv" || echo 0)" -gt 1 ] || return 0
+	has "$sum/iops.csv" || return 0
 	echo
 	echo "## Random reads per second on the disk's clock"
 	echo
