@@ -92,7 +92,7 @@ qd_summarise() {
 	# mixed-qd.fio -> qd-wide-mixed.csv with pairs hc nn hh; randread-qd.fio ->
 	# qd-wide-randread.csv, hot none), a row per scenario: label, then for
 	# each pair the median,min,max of pos_mean_ms, then of iops
-	kinds=$(awk '!/^#/ && NF == 6 { j = $3; sub(/:.*/, "", j); sub(/(-qd)?\.fio$/, "", j); printf "%s=%s ", $1, j }' "$out/scenarios")
+	kinds=$(for n in $(scen "$out" qd); do j=$(scen_col "$out" "$n" job); j=${j%%:*} j=${j%.fio}; printf '%s=%s ' "$n" "${j%-qd}"; done)
 	for kind in $QD_KINDS; do
 		k=${kind%%:*} pairs=${kind#*:} pairs=${pairs%%:*}
 		awk -F, -v k="$k" -v pairs="$pairs" -v kinds="$kinds" -v need="scenario qd scheduler pair iops_median iops_min iops_max pos_mean_ms_median pos_mean_ms_min pos_mean_ms_max" "$CSV_AWK"'
