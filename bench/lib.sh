@@ -36,6 +36,7 @@
 #                      of it is, "not met: the range straddles LIMIT",
 #                      "not measured" when MED is empty
 #   has FILE           true when the CSV FILE exists with a row under its header
+#   r2 V               V as "%.2f"; "n/a" when V is empty
 #   ratio A B          A / B as "%.3f"; "n/a" when A or B is empty or B <= 0
 #   csv_get FILE COLUMN [KEY=VALUE]...
 #                      COLUMN of the first row whose KEY columns have those
@@ -146,6 +147,8 @@ aim() {
 }
 
 has() { [ "$(wc -l 2>/dev/null <"$1" || echo 0)" -gt 1 ]; }
+
+r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 

@@ -31,10 +31,8 @@ has "$ar" || exit 0
 # cell KERNEL FILL RESERVE METRIC: "MEDIAN MIN MAX SEEDS" or nothing
 cell() { tab "$ar" "kernel fill reserve metric value_median value_min value_max runs" '$C["kernel"] == k && $C["fill"] == f && $C["reserve"] == r && $C["metric"] == m {
 	print $C["value_median"], $C["value_min"], $C["value_max"], $C["runs"]; exit }' -v k="$1" -v f="$2" -v r="$3" -v m="$4"; }
-# r2 MED MIN MAX: the "median (min-max)", "-" when not measured
-r2() { mmm "$1" "$2" "$3" -; }
-# cellf KERNEL FILL RESERVE METRIC: r2 of the cell
-cellf() { local m lo hi n; read -r m lo hi n <<<"$(cell "$@")"; r2 "${m:-}" "${lo:-}" "${hi:-}"; }
+# cellf KERNEL FILL RESERVE METRIC: the cell's "median (min-max)", "-" when not measured
+cellf() { local m lo hi n; read -r m lo hi n <<<"$(cell "$@")"; mmm "${m:-}" "${lo:-}" "${hi:-}" -; }
 seeds_of() { local m lo hi n; read -r m lo hi n <<<"$(cell "$@")"; echo "${n:-0}"; }
 # aimh MED MIN MAX: met only when the whole range is at or below the aim
 aimh() { aim "$1" "$2" "$3" le "$AIM_HN"; }
@@ -128,8 +126,8 @@ pair_line=""
 for f in $fills; do
 	read -r m lo hi n <<<"$(cell patched "$f" off pair)" || true
 	[ -n "${m:-}" ] || continue
-	pair_line="$pair_line $(r2 "$m" "$lo" "$hi") at $f%,"
-	awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_pair="$h_pair $(r2 "$m" "$lo" "$hi")x at $f%,"
+	pair_line="$pair_line $(mmm "$m" "$lo" "$hi") at $f%,"
+	awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_pair="$h_pair $(mmm "$m" "$lo" "$hi")x at $f%,"
 	m=""
 done
 [ -z "$pair_line" ] || pair_line="A hot set and a cold set read at once take${pair_line%,} times as long per read as two unhinted sets read at once (reserve off)."
@@ -137,9 +135,9 @@ for f in $fills; do
 	for r in off on; do
 		read -r m lo hi _ <<<"$(cell patched "$f" "$r" cn)" || true
 		[ -n "${m:-}" ] || continue
-		awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_cold="$h_cold $(r2 "$m" "$lo" "$hi")x at $f% (reserve $r),"
+		awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_cold="$h_cold $(mmm "$m" "$lo" "$hi")x at $f% (reserve $r),"
 		read -r m lo hi _ <<<"$(cell patched "$f" "$r" hn)" || true
-		awk -v a="$lo" 'BEGIN { exit !(a >= 1) }' && h_hot="$h_hot H/N $(r2 "$m" "$lo" "$hi") at $f% (reserve $r),"
+		awk -v a="$lo" 'BEGIN { exit !(a >= 1) }' && h_hot="$h_hot H/N $(mmm "$m" "$lo" "$hi") at $f% (reserve $r),"
 		m=""
 	done
 done

@@ -26,7 +26,6 @@ rate() { csv_get "$1" rate mode="$2"; }
 env_of() { sed -n "s/^$1=//p" "$out/run-env.txt" 2>/dev/null | tail -n 1; }
 # first value of KEY in the env.txt of any run of scenario S
 guest_env() { cat "$out/$1"/run*/env.txt 2>/dev/null | sed -n "s/^$2=//p" | head -n 1; }
-r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
 # The page's figures are tracked next to it (plots/figures/, PNG, from this
 # run), so its links work in a fresh clone; the SVGs (large) stay in OUT.
 figdir=$(dirname "$page")/plots/figures

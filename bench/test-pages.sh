@@ -243,6 +243,78 @@ rm -f "$tmp/dm/summary/dirmark-runs.csv" && : >"$tmp/dm/summary/dirmark-runs.csv
 rc=$?
 t "dirmark: no rows for a finished run: the page says so ($rc)" sh -c "[ $rc != 0 ] && grep -q 'summary/dirmark-runs.csv: nothing for scenario dirmark-80 (dirmark), which finished' '$tmp/dm-page.err'"
 
+# promote, a measure of its own (bench/measure-promote.sh): a run of
+# bench/promote.fio made from an aged run of the fixture, the lines
+# bench/guest-promote.sh adds to env.txt (two files moved, both kept)
+fresh_copy "$tmp/pr" && mkdir -p "$tmp/pr/promote-80" && cp -a "$fixture/aged-80/run1" "$tmp/pr/promote-80/run1"
+sed -i 's/^N,/N-before,/; s/^N2,/N-after,/' "$tmp/pr/promote-80/run1/join-summary.csv"
+printf '%s\n' move_rc=0 move_seconds=12.50 move_read_sectors=20480 move_write_sectors=22528 \
+	promote_move_header=file,outcome,moved_bytes,first_before,first_after promote_move=/mnt/a/N.1,moved,1048576,0.2,1 \
+	promote_move=/mnt/b/N.2,moved,2097152,0.4,0.9 promote_sum_before=/mnt/a/N.1,12,aa promote_sum_before=/mnt/b/N.2,13,bb \
+	promote_sum_after=/mnt/a/N.1,12,aa promote_sum_after=/mnt/b/N.2,14,bb >>"$tmp/pr/promote-80/run1/env.txt"
+grep '^promote-80 ' "$top/bench/scenarios" >>"$tmp/pr/scenarios" && echo "promote-80 1 ok" >>"$tmp/pr/status"
+"$top/bench/summarise.sh" "$tmp/pr" >/dev/null 2>"$tmp/pr.err"
+rc=$?
+t "promote: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/pr.err'; exit 1; }"
+is "promote: the move's row (files, MiB, thirds, seconds, I/O, what stayed)" \
+	"$(tab "$tmp/pr/summary/promote-runs.csv" "scenario files moved moved_mib first_before first_after move_seconds read_mib write_mib same_inode same_sha256" '{
+		print $C["scenario"], $C["files"], $C["moved"], $C["moved_mib"], $C["first_before"], $C["first_after"], $C["move_seconds"], $C["read_mib"], $C["write_mib"], $C["same_inode"], $C["same_sha256"] }')" \
+	"promote-80 2 2 3.0 0.300 0.950 12.50 10.0 11.0 1 of 2 2 of 2"
+"$top/bench/results.sh" "$tmp/pr" "$tmp/pr/RESULTS.md" >/dev/null 2>"$tmp/pr-page.err"
+rc=$?
+t "promote: the page's section, the reads before and after on the disk's clock ($rc)" sh -c "[ $rc = 0 ] && grep -q '^## Promotion' '$tmp/pr/RESULTS.md' &&
+	grep -qF '| promote-80 | N-before | $(want_mmm $(join_col aged-80 N service_p50_ms | head -n 1)) |' '$tmp/pr/RESULTS.md' &&
+	grep -qF '| promote-80 | run1 | 2 of 2 | 3.0 | 0.300 | 0.950 | 12.50 | 10.0 | 11.0 | 1 of 2 | 2 of 2 |' '$tmp/pr/RESULTS.md'"
+
+# qd, a measure of its own (bench/measure-qd.sh): two queueing scenarios
+# made here, each read of join.csv with its times on the disk's clock; the
+# pair's reads per second and the most reads at the drive at once are
+# computed again here from the same rows
+fresh_copy "$tmp/qd" && : >"$tmp/qd/status"
+grep -E '^qd-mixed-(1-none|32-none) ' "$top/bench/scenarios" >>"$tmp/qd/scenarios"
+for x in qd-mixed-1-none:1 qd-mixed-32-none:32; do
+	q=${x#*:} d=$tmp/qd/${x%:*}/run1
+	mkdir -p "$d" && printf 'qd=%s\nscheduler=none\n' "$q" >"$d/env.txt" && echo "${x%:*} 1 ok" >>"$tmp/qd/status"
+	cp "$fixture/randread/run1/trace.csv" "$d/trace.csv"
+	awk -v q="$q" 'BEGIN { print "job,arrival_us,end_us,matched,service_us,queue_us,seek_us,rotation_us"; split("hc-hot hc-cold nn-a nn-b hh-a hh-b", J, " ")
+		for (j = 1; j <= 6; j++) for (i = 0; i < 10; i++) { a = 1e6 * int((j + 1) / 2) + i * 1000 * (q == 1 ? 8 : 1); sv = 4000 + 100 * i + 10 * j
+			printf "%s,%d,%d,1,%d,%d,%d,%d\n", J[j], a, a + sv, sv, sv / 4, sv / 2, sv / 4 } }' >"$d/join.csv"
+	printf '{"jobs":[%s]}\n' "$(for j in hc-hot hc-cold nn-a nn-b hh-a hh-b; do printf '{"jobname":"%s","read":{"total_ios":10,"clat_ns":{"mean":6e6,"percentile":{"50.000000":5e6,"99.000000":9e6}}}},' "$j"; done | sed 's/,$//')" >"$d/fio.out"
+done
+"$top/bench/summarise.sh" "$tmp/qd" >/dev/null 2>"$tmp/qd.err"
+rc=$?
+t "qd: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/qd.err'; exit 1; }"
+for x in qd-mixed-1-none qd-mixed-32-none; do
+	w=$(awk -F, 'NR > 1 { p = $1; sub(/-.*/, "", p); if (p != "hc") next; if (!a || $2 < a) a = $2; if ($3 > e) e = $3; n++; ev[++k] = $2 " 1"; ev[++k] = $3 " -1" }
+		END { printf "%.2f\n", n / ((e - a) / 1e6); for (i = 1; i <= k; i++) print ev[i] }' "$tmp/qd/$x/run1/join.csv" |
+		{ read -r iops; sort -k1,1g -k2,2n | awk -v i="$iops" '{ q += $2; if (q > m) m = q } END { printf "%s %d", i, m }'; })
+	is "qd: $x, the hot+cold pair's reads/s and most at the drive" \
+		"$(csv_get "$tmp/qd/summary/qd-pairs.csv" iops_median scenario=$x pair=hc | xargs printf '%.2f') $(csv_get "$tmp/qd/summary/qd-pairs.csv" max_at_drive_max scenario=$x pair=hc)" "$w"
+done
+"$top/bench/plots.sh" "$tmp/qd" >/dev/null 2>&1 && "$top/bench/results.sh" "$tmp/qd" "$tmp/qd/RESULTS.md" >/dev/null 2>"$tmp/qd-page.err"
+rc=$?
+t "qd: the page's section, its tables and figure ($rc)" sh -c "[ $rc = 0 ] && grep -q '^## Command queueing: queue depth 1 vs 32 (bench/mixed-qd.fio)' '$tmp/qd/RESULTS.md' &&
+	grep -q '^| qd-mixed-32-none | 32 | none | hc (2 jobs) |' '$tmp/qd/RESULTS.md' && grep -q '^| qd-mixed-1-none | hc-hot | 10 |' '$tmp/qd/RESULTS.md' &&
+	grep -q '^- scheduler none: reading hot and cold at once costs' '$tmp/qd/RESULTS.md' && grep -qF '](plots/figures/qd-mixed.png)' '$tmp/qd/RESULTS.md'"
+t "qd: qd-mixed.png is a PNG" is_png "$tmp/qd/plots/figures/qd-mixed.png"
+
+# pairiops, the measure added as one file (bench/measure-pairiops.sh): the
+# aged scenarios of a copy of the fixture tagged with it in OUT/scenarios;
+# a pair's reads over its jobs' span, from hc-tracejoin's summary
+cp -a "$fixture" "$tmp/pi" && sed -i '/^aged-80 /s/aged,seq,rand,iops/aged,seq,rand,iops,pairiops/' "$tmp/pi/scenarios"
+"$top/bench/summarise.sh" "$tmp/pi" >/dev/null 2>"$tmp/pi.err"
+rc=$?
+t "pairiops: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/pi.err'; exit 1; }"
+pi=$(for d in "$fixture/aged-80"/run*; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $1 ~ /^hc-/ {
+	if (a == "" || $h["first_arrival_us"] < a) a = $h["first_arrival_us"]; if ($h["last_end_us"] > e) e = $h["last_end_us"]; m += $h["matched"] }
+	END { printf "%.2f\n", m / ((e - a) / 1e6) }' "$d/join-summary.csv"; done)
+# shellcheck disable=SC2086
+is "pairiops: aged-80's hot+cold pair, reads/s median (min-max) of the seeds" "$(csv_mmm "$tmp/pi/summary/pairiops.csv" iops scenario=aged-80 pair=hc)" "$(want_mmm $pi)"
+"$top/bench/results.sh" "$tmp/pi" "$tmp/pi/RESULTS.md" >/dev/null 2>"$tmp/pi-page.err"
+rc=$?
+t "pairiops: its section on the page, nothing missing ($rc)" sh -c "[ $rc = 0 ] && grep -q '^## Two sets read at once' '$tmp/pi/RESULTS.md' &&
+	grep -qF '| aged-80 | hc | $(want_mmm $pi) |' '$tmp/pi/RESULTS.md' && ! grep -q 'Missing from this page' '$tmp/pi/RESULTS.md'"
+
 # A failed run: left out of the summaries, the page marked partial
 fresh_copy "$tmp/part" && sed -i 's/^seq 2 ok$/seq 2 FAIL status=1/' "$tmp/part/status" && echo partial=1 >>"$tmp/part/run-env.txt"
 "$top/bench/summarise.sh" "$tmp/part" >/dev/null 2>&1 && "$top/bench/results.sh" "$tmp/part" "$tmp/part/RESULTS.md" >/dev/null 2>&1
