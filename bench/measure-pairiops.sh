@@ -14,21 +14,16 @@
 pairiops_files() { echo pairiops.csv; }
 
 pairiops_summarise() {
-	local out=$1 sum=$1/summary n d rc=0
-	echo "scenario,run,pair,jobs,reads,iops" >"$sum/pairiops-runs.csv"
-	for n in $(scen "$out" pairiops); do
-		for d in "$out/$n"/run*; do
-			ok_run "$d" && need "$d/join-summary.csv" || continue
-			tab "$d/join-summary.csv" "job reads bytes matched first_arrival_us last_end_us" '
-				$C["job"] ~ /-/ && $C["bytes"] == 4096 * $C["reads"] && $C["matched"] > 0 {
-					p = $C["job"]; sub(/-.*/, "", p)
-					if (!(p in a) || $C["first_arrival_us"] < a[p]) a[p] = $C["first_arrival_us"]
-					if ($C["last_end_us"] > e[p]) e[p] = $C["last_end_us"]
-					m[p] += $C["matched"]; j[p] = j[p] (j[p] == "" ? "" : "+") $C["job"] }
-				END { for (p in m) if (e[p] > a[p]) printf "%s,%s,%s,%s,%d,%.2f\n", n, r, p, j[p], m[p], m[p] / ((e[p] - a[p]) / 1e6) }' \
-				-v n="$n" -v r="$(basename "$d")" || rc=1
-		done
-	done | sort >>"$sum/pairiops-runs.csv"
+	local out=$1 sum=$1/summary rc=0
+	{ echo "scenario,run,pair,jobs,reads,iops"
+		per_run "$out" pairiops join-summary.csv "job reads bytes matched first_arrival_us last_end_us" '
+			$C["job"] ~ /-/ && $C["bytes"] == 4096 * $C["reads"] && $C["matched"] > 0 {
+				p = $C["job"]; sub(/-.*/, "", p)
+				if (!(p in a) || $C["first_arrival_us"] < a[p]) a[p] = $C["first_arrival_us"]
+				if ($C["last_end_us"] > e[p]) e[p] = $C["last_end_us"]
+				m[p] += $C["matched"]; j[p] = j[p] (j[p] == "" ? "" : "+") $C["job"] }
+			END { for (p in m) if (e[p] > a[p]) printf "%s,%s,%s,%s,%d,%.2f\n", n, r, p, j[p], m[p], m[p] / ((e[p] - a[p]) / 1e6) }'
+	} >"$sum/pairiops-runs.csv" || rc=1
 	median_table "$sum/pairiops-runs.csv" "scenario pair" iops >"$sum/pairiops.csv" || rc=1
 	return $rc
 }

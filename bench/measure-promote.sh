@@ -17,24 +17,23 @@ promote_summarise() {
 	local out=$1 sum=$1/summary n d e mv_ sm ev rc=0
 	echo "scenario,run,files,moved,moved_mib,first_before,first_after,move_seconds,read_mib,write_mib,same_inode,same_sha256" \
 		>"$sum/promote-runs.csv"
-	for n in $(scen "$out" promote); do
-		for d in "$out/$n"/run*; do
-			ok_run "$d" && need "$d/env.txt" || continue
-			e=$d/env.txt
-			grep -qx 'move_rc=0' "$e" || { echo "summarise: $e: the move failed or did not run ($(grep -m1 '^move_rc=' "$e" || echo 'no move_rc'))" >&2; rc=1; continue; }
-			sed -n 's/^promote_move_header=//p; s/^promote_move=//p' "$e" >"$d/move.csv"
-			mv_=$(awk -F, -v need="file outcome moved_bytes first_before first_after" "$CSV_AWK"'
-				{ f++; if ($C["outcome"] == "moved") m++; b += $C["moved_bytes"]; fb += $C["first_before"]; fa += $C["first_after"] }
-				END { if (csv_bad) exit 2; if (f) printf "%d,%d,%.1f,%.3f,%.3f", f, m, b / 1048576, fb / f, fa / f }' "$d/move.csv") || rc=1
-			sm=$(awk -F, '/^promote_sum_before=/ { sub(/^[^=]*=/, ""); b[$1] = $2 "," $3; next }
-				/^promote_sum_after=/ { sub(/^[^=]*=/, ""); f++; split(b[$1], x, ","); if (x[1] == $2) i++; if (x[2] == $3 && $3 != "") s++ }
-				END { if (f) printf "%d of %d,%d of %d", i, f, s, f }' "$e")
-			ev=$(awk -F= '$1 == "move_seconds" { t = $2 } $1 == "move_read_sectors" { rd = $2 } $1 == "move_write_sectors" { wr = $2 }
-				END { if (t != "") printf "%s,%.1f,%.1f", t, rd / 2048, wr / 2048 }' "$e")
-			[ -n "$mv_" ] && [ -n "$ev" ] && [ -n "$sm" ] ||
-				{ echo "summarise: $e: no promote_move rows, move_* or promote_sum lines" >&2; rc=1; continue; }
-			echo "$n,$(basename "$d"),$mv_,$ev,$sm"
-		done
+	for d in $(finished_runs "$out" promote); do
+		n=$(basename "$(dirname "$d")")
+		need "$d/env.txt" || continue
+		e=$d/env.txt
+		grep -qx 'move_rc=0' "$e" || { echo "summarise: $e: the move failed or did not run ($(grep -m1 '^move_rc=' "$e" || echo 'no move_rc'))" >&2; rc=1; continue; }
+		sed -n 's/^promote_move_header=//p; s/^promote_move=//p' "$e" >"$d/move.csv"
+		mv_=$(awk -F, -v need="file outcome moved_bytes first_before first_after" "$CSV_AWK"'
+			{ f++; if ($C["outcome"] == "moved") m++; b += $C["moved_bytes"]; fb += $C["first_before"]; fa += $C["first_after"] }
+			END { if (csv_bad) exit 2; if (f) printf "%d,%d,%.1f,%.3f,%.3f", f, m, b / 1048576, fb / f, fa / f }' "$d/move.csv") || rc=1
+		sm=$(awk -F, '/^promote_sum_before=/ { sub(/^[^=]*=/, ""); b[$1] = $2 "," $3; next }
+			/^promote_sum_after=/ { sub(/^[^=]*=/, ""); f++; split(b[$1], x, ","); if (x[1] == $2) i++; if (x[2] == $3 && $3 != "") s++ }
+			END { if (f) printf "%d of %d,%d of %d", i, f, s, f }' "$e")
+		ev=$(awk -F= '$1 == "move_seconds" { t = $2 } $1 == "move_read_sectors" { rd = $2 } $1 == "move_write_sectors" { wr = $2 }
+			END { if (t != "") printf "%s,%.1f,%.1f", t, rd / 2048, wr / 2048 }' "$e")
+		[ -n "$mv_" ] && [ -n "$ev" ] && [ -n "$sm" ] ||
+			{ echo "summarise: $e: no promote_move rows, move_* or promote_sum lines" >&2; rc=1; continue; }
+		echo "$n,$(basename "$d"),$mv_,$ev,$sm"
 	done >>"$sum/promote-runs.csv"
 	return $rc
 }

@@ -36,55 +36,53 @@ qd_summarise() {
 	local out=$1 sum=$1/summary n d f r qd sch atd clat kinds kind k pairs rc=0
 	echo "scenario,run,qd,scheduler,job,reads,resp_p50_ms,resp_mean_ms,queue_mean_ms,pos_mean_ms,clat_p50_ms" >"$sum/qd-runs.csv"
 	echo "scenario,run,qd,scheduler,pair,jobs,reads,iops,pos_mean_ms,resp_mean_ms,max_at_drive" >"$sum/qd-pairs-runs.csv"
-	for n in $(scen "$out" qd); do
-		for d in "$out/$n"/run*; do
-			ok_run "$d" || continue
-			for f in env.txt join.csv trace.csv fio.json; do
-				need "$d/$f" || continue 2
-			done
-			r=$(basename "$d")
-			qd=$(sed -n 's/^qd=//p' "$d/env.txt" | head -n 1)
-			sch=$(sed -n 's/^scheduler=//p' "$d/env.txt" | head -n 1)
-			[ -n "$qd" ] && [ -n "$sch" ] ||
-				{ echo "summarise: $d/env.txt: no qd= or scheduler= (bench/guest-scenario.sh writes them)" >&2; rc=1; continue; }
-			# per pair, the most of its reads at the drive at once (queued or in
-			# service): +1 at arrival, -1 at end, over the pair's joined reads
-			awk -F, -v need="job arrival_us end_us matched" "$CSV_AWK"'
-				$C["matched"] == 1 { p = $C["job"]; sub(/-.*/, "", p); print p "," $C["arrival_us"] ",1"; print p "," $C["end_us"] ",-1" }
-				END { if (csv_bad) exit 2 }' "$d/join.csv" | sort -t, -k1,1 -k2,2g -k3,3n |
-				awk -F, '$1 != p { if (p != "") printf "%s=%d ", p, m; p = $1; q = m = 0 }
-					{ q += $3; if (q > m) m = q } END { if (p != "") printf "%s=%d", p, m }' >"$d/qd-atd.tmp" || { rc=1; continue; }
-			atd=$(cat "$d/qd-atd.tmp")
-			# fio's clat p50 per job (ns, guest clock)
-			clat=$(jq -r '.jobs[] | "\(.jobname)=\(.read.clat_ns.percentile["50.000000"] // "")"' "$d/fio.json" | tr '\n' ' ')
-			# per job: the response times sorted, for the median
-			awk -F, -v need="job service_us queue_us seek_us rotation_us matched" "$CSV_AWK"'
-				$C["matched"] == 1 { print $C["job"] "," $C["service_us"] "," $C["queue_us"] "," $C["seek_us"] + $C["rotation_us"] }
-				END { if (csv_bad) exit 2 }' "$d/join.csv" >"$d/qd-reads.tmp" || { rc=1; continue; }
-			sort -t, -k1,1 -k2,2g "$d/qd-reads.tmp" | awk -F, -v n="$n" -v r="$r" -v qd="$qd" -v s="$sch" -v clat="$clat" "$STATS_AWK"'
-				BEGIN { m = split(clat, c, " "); for (i = 1; i <= m; i++) { split(c[i], kv, "="); cl[kv[1]] = kv[2] } }
-				function flush() { if (!k) return
-					printf "%s,%s,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s\n", n, r, qd, s, k, cnt,
-						stats_med(v, cnt) / 1000,
-						sv / cnt / 1000, sq / cnt / 1000, sp / cnt / 1000,
-						(cl[k] != "" ? sprintf("%.4f", cl[k] / 1e6) : "") }
-				$1 != k { flush(); k = $1; cnt = 0; sv = sq = sp = 0 }
-				{ v[++cnt] = $2; sv += $2; sq += $3; sp += $4 }
-				END { flush() }' >>"$sum/qd-runs.csv"
-			# per pair: reads over the disk-clock span from the first arrival to the last end
-			awk -F, -v need="job arrival_us end_us service_us seek_us rotation_us matched" "$CSV_AWK"'
-				$C["matched"] == 1 { p = $C["job"]; sub(/-.*/, "", p)
-					if (!(p in a) || $C["arrival_us"] < a[p]) a[p] = $C["arrival_us"]
-					if ($C["end_us"] > e[p]) e[p] = $C["end_us"]
-					cnt[p]++; pos[p] += $C["seek_us"] + $C["rotation_us"]; resp[p] += $C["service_us"]
-					if (!(($C["job"]) in seen)) { seen[$C["job"]] = 1; nj[p]++ } }
-				END { if (csv_bad) exit 2
-					m = split(atd, kv, " "); for (i = 1; i <= m; i++) { split(kv[i], x, "="); at[x[1]] = x[2] }
-					for (p in cnt) printf "%s,%s,%s,%s,%s,%d,%d,%.2f,%.4f,%.4f,%d\n", n, r, qd, s, p, nj[p], cnt[p],
-						(e[p] > a[p] ? cnt[p] / ((e[p] - a[p]) / 1e6) : 0), pos[p] / cnt[p] / 1000, resp[p] / cnt[p] / 1000, at[p] }' \
-				n="$n" r="$r" qd="$qd" s="$sch" atd="$atd" "$d/join.csv" >>"$sum/qd-pairs-runs.csv" || rc=1
-			rm -f "$d/qd-reads.tmp" "$d/qd-atd.tmp"
+	for d in $(finished_runs "$out" qd); do
+		n=$(basename "$(dirname "$d")")
+		for f in env.txt join.csv trace.csv fio.json; do
+			need "$d/$f" || continue 2
 		done
+		r=$(basename "$d")
+		qd=$(sed -n 's/^qd=//p' "$d/env.txt" | head -n 1)
+		sch=$(sed -n 's/^scheduler=//p' "$d/env.txt" | head -n 1)
+		[ -n "$qd" ] && [ -n "$sch" ] ||
+			{ echo "summarise: $d/env.txt: no qd= or scheduler= (bench/guest-scenario.sh writes them)" >&2; rc=1; continue; }
+		# per pair, the most of its reads at the drive at once (queued or in
+		# service): +1 at arrival, -1 at end, over the pair's joined reads
+		awk -F, -v need="job arrival_us end_us matched" "$CSV_AWK"'
+			$C["matched"] == 1 { p = $C["job"]; sub(/-.*/, "", p); print p "," $C["arrival_us"] ",1"; print p "," $C["end_us"] ",-1" }
+			END { if (csv_bad) exit 2 }' "$d/join.csv" | sort -t, -k1,1 -k2,2g -k3,3n |
+			awk -F, '$1 != p { if (p != "") printf "%s=%d ", p, m; p = $1; q = m = 0 }
+				{ q += $3; if (q > m) m = q } END { if (p != "") printf "%s=%d", p, m }' >"$d/qd-atd.tmp" || { rc=1; continue; }
+		atd=$(cat "$d/qd-atd.tmp")
+		# fio's clat p50 per job (ns, guest clock)
+		clat=$(jq -r '.jobs[] | "\(.jobname)=\(.read.clat_ns.percentile["50.000000"] // "")"' "$d/fio.json" | tr '\n' ' ')
+		# per job: the response times sorted, for the median
+		awk -F, -v need="job service_us queue_us seek_us rotation_us matched" "$CSV_AWK"'
+			$C["matched"] == 1 { print $C["job"] "," $C["service_us"] "," $C["queue_us"] "," $C["seek_us"] + $C["rotation_us"] }
+			END { if (csv_bad) exit 2 }' "$d/join.csv" >"$d/qd-reads.tmp" || { rc=1; continue; }
+		sort -t, -k1,1 -k2,2g "$d/qd-reads.tmp" | awk -F, -v n="$n" -v r="$r" -v qd="$qd" -v s="$sch" -v clat="$clat" "$STATS_AWK"'
+			BEGIN { m = split(clat, c, " "); for (i = 1; i <= m; i++) { split(c[i], kv, "="); cl[kv[1]] = kv[2] } }
+			function flush() { if (!k) return
+				printf "%s,%s,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%s\n", n, r, qd, s, k, cnt,
+					stats_med(v, cnt) / 1000,
+					sv / cnt / 1000, sq / cnt / 1000, sp / cnt / 1000,
+					(cl[k] != "" ? sprintf("%.4f", cl[k] / 1e6) : "") }
+			$1 != k { flush(); k = $1; cnt = 0; sv = sq = sp = 0 }
+			{ v[++cnt] = $2; sv += $2; sq += $3; sp += $4 }
+			END { flush() }' >>"$sum/qd-runs.csv"
+		# per pair: reads over the disk-clock span from the first arrival to the last end
+		awk -F, -v need="job arrival_us end_us service_us seek_us rotation_us matched" "$CSV_AWK"'
+			$C["matched"] == 1 { p = $C["job"]; sub(/-.*/, "", p)
+				if (!(p in a) || $C["arrival_us"] < a[p]) a[p] = $C["arrival_us"]
+				if ($C["end_us"] > e[p]) e[p] = $C["end_us"]
+				cnt[p]++; pos[p] += $C["seek_us"] + $C["rotation_us"]; resp[p] += $C["service_us"]
+				if (!(($C["job"]) in seen)) { seen[$C["job"]] = 1; nj[p]++ } }
+			END { if (csv_bad) exit 2
+				m = split(atd, kv, " "); for (i = 1; i <= m; i++) { split(kv[i], x, "="); at[x[1]] = x[2] }
+				for (p in cnt) printf "%s,%s,%s,%s,%s,%d,%d,%.2f,%.4f,%.4f,%d\n", n, r, qd, s, p, nj[p], cnt[p],
+					(e[p] > a[p] ? cnt[p] / ((e[p] - a[p]) / 1e6) : 0), pos[p] / cnt[p] / 1000, resp[p] / cnt[p] / 1000, at[p] }' \
+			n="$n" r="$r" qd="$qd" s="$sch" atd="$atd" "$d/join.csv" >>"$sum/qd-pairs-runs.csv" || rc=1
+		rm -f "$d/qd-reads.tmp" "$d/qd-atd.tmp"
 	done
 	median_table "$sum/qd-runs.csv" "scenario qd scheduler job" "reads resp_p50_ms resp_mean_ms queue_mean_ms pos_mean_ms clat_p50_ms" >"$sum/qd.csv" || rc=1
 	median_table "$sum/qd-pairs-runs.csv" "scenario qd scheduler pair jobs" "iops pos_mean_ms resp_mean_ms max_at_drive" >"$sum/qd-pairs.csv" || rc=1

@@ -23,17 +23,16 @@ rand_summarise() {
 	local out=$1 sum=$1/summary n d rc=0 job
 	echo "scenario,run,job,lat_ms,seek_mib" >"$sum/rand-ios.csv"
 	echo "scenario,run,job,lat_mean_ms,p50_ms,p99_ms" >"$sum/rand-fio.csv"
-	for n in $(scen "$out" rand); do
-		for d in "$out/$n"/run*; do
-			ok_run "$d" && need "$d/seek.csv" && need "$d/fio.json" || continue
-			awk -F, -v n="$n" -v r="$(basename "$d")" -v need="job ddir len seek_sectors lat_ns" "$CSV_AWK"'
-				$C["ddir"] == "read" && $C["len"] == 4096 { print n "," r "," $C["job"] "," $C["lat_ns"] / 1e6 "," $C["seek_sectors"] / 2048 }
-				END { if (csv_bad) exit 2 }' "$d/seek.csv" >>"$sum/rand-ios.csv" || rc=1
-			jq -r --arg n "$n" --arg r "$(basename "$d")" '.jobs[] | select(.read.total_ios > 0) |
-				[$n, $r, .jobname, .read.clat_ns.mean / 1e6,
-				 .read.clat_ns.percentile["50.000000"] / 1e6, .read.clat_ns.percentile["99.000000"] / 1e6] | @csv' \
-				"$d/fio.json" | tr -d '"' >>"$sum/rand-fio.csv" || { echo "summarise: $d/fio.json: no clat_ns of fio's" >&2; rc=1; }
-		done
+	for d in $(finished_runs "$out" rand); do
+		n=$(basename "$(dirname "$d")")
+		need "$d/seek.csv" && need "$d/fio.json" || continue
+		awk -F, -v n="$n" -v r="$(basename "$d")" -v need="job ddir len seek_sectors lat_ns" "$CSV_AWK"'
+			$C["ddir"] == "read" && $C["len"] == 4096 { print n "," r "," $C["job"] "," $C["lat_ns"] / 1e6 "," $C["seek_sectors"] / 2048 }
+			END { if (csv_bad) exit 2 }' "$d/seek.csv" >>"$sum/rand-ios.csv" || rc=1
+		jq -r --arg n "$n" --arg r "$(basename "$d")" '.jobs[] | select(.read.total_ios > 0) |
+			[$n, $r, .jobname, .read.clat_ns.mean / 1e6,
+			 .read.clat_ns.percentile["50.000000"] / 1e6, .read.clat_ns.percentile["99.000000"] / 1e6] | @csv' \
+			"$d/fio.json" | tr -d '"' >>"$sum/rand-fio.csv" || { echo "summarise: $d/fio.json: no clat_ns of fio's" >&2; rc=1; }
 	done
 	# per run: fio's latencies and the reads and mean seek distance of the seek log
 	awk -F, -v need="scenario run job" "$CSV_AWK"'

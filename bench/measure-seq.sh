@@ -17,18 +17,17 @@ seq_files() { echo seq.csv; }
 seq_summarise() {
 	local out=$1 sum=$1/summary n d pos rc=0 gib curve
 	echo "scenario,run,job,mb_s,pos_frac" >"$sum/seq-runs.csv"
-	for n in $(scen "$out" seq); do
-		for d in "$out/$n"/run*; do
-			ok_run "$d" && need "$d/fio.json" && need "$d/placement.csv" || continue
-			# mean position (fraction of the device) of each job's files
-			pos=$(awk -F, -v need="kind job pos_start pos_end" "$CSV_AWK"'
-				$C["kind"] == "file" && $C["pos_start"] != "" { p[$C["job"]] += ($C["pos_start"] + $C["pos_end"]) / 2; c[$C["job"]]++ }
-				END { if (csv_bad) exit 2; for (j in p) printf "%s=%.4f ", j, p[j] / c[j] }' "$d/placement.csv") || rc=1
-			jq -r '.jobs[] | select(.jobname | test("-(read|write)$")) | "\(.jobname),\((.read.bw_bytes + .write.bw_bytes) / 1e6)"' "$d/fio.json" |
-			while IFS=, read -r job mbps; do
-				# the job's files: those of the jobs with its name's stem (hot-read reads hot-write's files)
-				echo "$n,$(basename "$d"),$job,$mbps,$(echo "$pos" | tr ' ' '\n' | sed -n "s/^${job%-*}-[a-z]*=//p" | head -n 1)"
-			done
+	for d in $(finished_runs "$out" seq); do
+		n=$(basename "$(dirname "$d")")
+		need "$d/fio.json" && need "$d/placement.csv" || continue
+		# mean position (fraction of the device) of each job's files
+		pos=$(awk -F, -v need="kind job pos_start pos_end" "$CSV_AWK"'
+			$C["kind"] == "file" && $C["pos_start"] != "" { p[$C["job"]] += ($C["pos_start"] + $C["pos_end"]) / 2; c[$C["job"]]++ }
+			END { if (csv_bad) exit 2; for (j in p) printf "%s=%.4f ", j, p[j] / c[j] }' "$d/placement.csv") || rc=1
+		jq -r '.jobs[] | select(.jobname | test("-(read|write)$")) | "\(.jobname),\((.read.bw_bytes + .write.bw_bytes) / 1e6)"' "$d/fio.json" |
+		while IFS=, read -r job mbps; do
+			# the job's files: those of the jobs with its name's stem (hot-read reads hot-write's files)
+			echo "$n,$(basename "$d"),$job,$mbps,$(echo "$pos" | tr ' ' '\n' | sed -n "s/^${job%-*}-[a-z]*=//p" | head -n 1)"
 		done
 	done >>"$sum/seq-runs.csv"
 	median_table "$sum/seq-runs.csv" "scenario job" mb_s >"$sum/seq.csv" || rc=1

@@ -78,6 +78,26 @@ measures_summarise() {
 	for m in $MEASURES; do _ms_visit "$m"; done
 	return $rc
 }
+# finished_runs OUT NAME: the runs (OUT/SCENARIO/runN) that bench/run.sh
+# finished (ok_run) of the scenarios that measure NAME, in the table's order
+finished_runs() {
+	local n d
+	for n in $(scen "$1" "$2"); do
+		for d in "$1/$n"/run*; do ! ok_run "$d" || echo "$d"; done
+	done
+}
+# per_run OUT NAME FILE NEED PROGRAM: tab over FILE of every finished run
+# of the scenarios that measure NAME, with n (the scenario) and r (runN)
+# set; a FILE missing or empty is said (summarise.sh's need); non-zero
+# when one failed
+per_run() {
+	local d rc=0
+	for d in $(finished_runs "$1" "$2"); do
+		need "$d/$3" || { rc=1; continue; }
+		tab "$d/$3" "$4" "$5" -v n="$(basename "$(dirname "$d")")" -v r="$(basename "$d")" || rc=1
+	done
+	return $rc
+}
 # measure_missing OUT NAME: a line for each summary NAME's finished
 # scenarios should have made and did not
 measure_missing() {
