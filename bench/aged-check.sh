@@ -16,6 +16,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/aged-check
 . "$top/vm/lib/tap.sh"
+# csv_get, tab: the summaries read by column name
+. "$top/bench/lib.sh"
 tap_init aged-check
 sets=H:hot:2:2M,H2:hot:2:2M,C:cold:2:2M,N:none:2:2M,N2:none:2:2M,HS:hot:1:8M,CS:cold:1:8M,NS:none:1:8M
 run() { # cache-dir seed out results
@@ -32,14 +34,15 @@ f=$(state "$out" fullness_pct)
 t "hc-age reached 50% within 2 points (got ${f:-nothing})" within "$f" 50 2
 t "the aged image passed e2fsck -fn" grep -qx fsck_rc=0 "$out/aged-50/aging/env.txt"
 t "top-level directories: at least 32, spread by Orlov" sh -c "[ \"\$(sed -n 's/^dirs=//p' '$out/aged-50/aging/state.txt')\" -ge 32 ]"
-t "e2freefrag histogram recorded" sh -c "[ \$(awk -F, 'NR > 1 && \$1 == \"aged-50\"' '$out/summary/aged-freefrag.csv' | wc -l) -ge 1 ]"
+t "e2freefrag histogram recorded" [ -n "$(csv_get "$out/summary/aged-freefrag.csv" range scenario=aged-50)" ]
 js=$out/aged-50/run1/join-summary.csv
 t "trace join: every job of aged.fio has reads" sh -c "[ \$(awk -F, 'NR > 1 && \$3 > 0' '$js' | wc -l) -eq 12 ]"
 t "trace join: >= 99% of each job's reads matched" awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["reads"] > 0 && $c["match_frac"] < 0.99 { bad = 1 } END { exit bad || NR < 2 }' "$js"
 for x in H H2 C N N2 HS CS NS; do
-	t "set $x: placement read back and reported" awk -F, -v x="$x" '$1 == "aged-50" && $2 == x && $4 > 0 &&
-		$6 + $7 + $8 > 0.99 && $6 + $7 + $8 < 1.01 { ok = 1 } END { exit !ok }' "$out/summary/aged-sets.csv"
+	t "set $x: placement read back and reported" tab "$out/summary/aged-sets.csv" "scenario set files frac_first frac_middle frac_last" '
+		$C["scenario"] == "aged-50" && $C["set"] == x && $C["files"] > 0 && (f = $C["frac_first"] + $C["frac_middle"] + $C["frac_last"]) > 0.99 && f < 1.01 { ok = 1 }
+		END { exit !ok }' -v x="$x"
 done
 t "set files were honoured hints while ageing (hot and cold)" sh -c "[ \"\$(sed -n 's/^age_hint_honoured=//p' '$out/aged-50/aging/env.txt')\" -ge 7 ]"
 t "RESULTS.md has the aged section with the set table" sh -c "grep -q '^## Aged filesystem' '$tmp/RESULTS.md' && grep -q '^| HS | hot |' '$tmp/RESULTS.md'"
@@ -74,7 +77,7 @@ t "aged-80 was aged without it" sh -c "grep -qx mount_opts=none '$out-r/aged-80/
 # (the answer at the top has its own off/on rows: count the section's)
 t "RESULTS.md sets the reserve off and on side by side" sh -c "grep -q '^### The region reserve: off vs on' '$tmp/R3.md' &&
 	[ \$(awk '/^### The region reserve: off vs on/ { in_s = 1; next } /^##/ { in_s = 0 } in_s && /^\\| 80% \\| o(n|ff) \\|/' '$tmp/R3.md' | wc -l) = 2 ]"
-h=$(awk -F, '$1 == "aged-80-reserve" && $2 == "H" { print $6 }' "$out-r/summary/aged-sets.csv" 2>/dev/null)
+h=$(csv_get "$out-r/summary/aged-sets.csv" frac_first scenario=aged-80-reserve set=H 2>/dev/null)
 t "with the reserve on, >= 90% of the hot set in the first third at 80% (got ${h:-nothing})" \
 	awk -v h="$h" 'BEGIN { exit !(h != "" && h >= 0.9) }'
 
@@ -97,19 +100,19 @@ t "promote: every N-before and N-after read was joined with a row of its own (LB
 		if ($H["matched"] == 1 && (($H["arrival_us"] "," $H["lba"] ",8") in own)) k[$H["job"]]++ }
 	END { exit !(n["N-before"] > 0 && n["N-after"] > 0 && k["N-before"] == n["N-before"] && k["N-after"] == n["N-after"]) }' \
 	"$pd/trace.csv" "$pd/join.csv"
-t "promote: the move put N in the first third, same inodes and contents" awk -F, '
-	$1 == "promote-80" { ok = ($4 > 0 && $7 >= 0.9 && $11 == $3 " of " $3 && $12 == $3 " of " $3) } END { exit !ok }' \
-	"$out-p/summary/promote-runs.csv"
+t "promote: the move put N in the first third, same inodes and contents" tab "$out-p/summary/promote-runs.csv" \
+	"scenario files moved first_after same_inode same_sha256" '$C["scenario"] == "promote-80" { f = $C["files"]
+		ok = ($C["moved"] > 0 && $C["first_after"] >= 0.9 && $C["same_inode"] == f " of " f && $C["same_sha256"] == f " of " f) } END { exit !ok }'
 t "RESULTS.md has the promotion section with N-before and N-after" sh -c "grep -q '^## Promotion' '$tmp/R5.md' &&
 	grep -q '^| promote-80 | N-before |' '$tmp/R5.md' && grep -q '^| promote-80 | N-after |' '$tmp/R5.md'"
 # dirmark-80: files created with a plain open() in a directory marked hot
 # (patch 12) land where O_HOT files do, and the kernel counts them
-dm() { awk -F, -v j="$1" -v c="$2" '$1 == "dirmark-80" && $3 == j { print $c; exit }' "$out-p/summary/dirmark-runs.csv"; }
-t "dirmark: the directory read back as marked hot" [ "$(dm marked 10)" = "dm-marked=hot" ]
-t "dirmark: a plain open() in the marked directory: $(dm marked 5) of the bytes in the first third (>= 0.9)" \
-	awk -v f="$(dm marked 5)" 'BEGIN { exit !(f != "" && f >= 0.9) }'
-t "dirmark: O_HOT at open(): $(dm o_hot 5) in the first third (>= 0.9)" awk -v f="$(dm o_hot 5)" 'BEGIN { exit !(f != "" && f >= 0.9) }'
-t "dirmark: hint_inherited counts the marked job's 8 creates ($(dm marked 8))" [ "$(dm marked 8)" = 8 ]
+dm() { csv_get "$out-p/summary/dirmark-runs.csv" "$2" scenario=dirmark-80 job="$1"; }
+t "dirmark: the directory read back as marked hot" [ "$(dm marked marks)" = "dm-marked=hot" ]
+t "dirmark: a plain open() in the marked directory: $(dm marked frac_first) of the bytes in the first third (>= 0.9)" \
+	awk -v f="$(dm marked frac_first)" 'BEGIN { exit !(f != "" && f >= 0.9) }'
+t "dirmark: O_HOT at open(): $(dm o_hot frac_first) in the first third (>= 0.9)" awk -v f="$(dm o_hot frac_first)" 'BEGIN { exit !(f != "" && f >= 0.9) }'
+t "dirmark: hint_inherited counts the marked job's 8 creates ($(dm marked hint_inherited))" [ "$(dm marked hint_inherited)" = 8 ]
 t "RESULTS.md has the directory-mark section with its three jobs" sh -c "grep -q '^## Unmodified applications: a directory marked hot (dirmark-80' '$tmp/R5.md' &&
 	grep -q '^| marked | 8 |' '$tmp/R5.md' && grep -q '^| unmarked | 8 |' '$tmp/R5.md' && grep -q '^| o_hot | 8 |' '$tmp/R5.md'"
 [ $failed = 0 ] || { echo "aged-check: details in the log below" >&2; tail -n 40 "$tmp/log" >&2; }

@@ -9,6 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/bench-check
 . "$top/vm/lib/tap.sh"
+. "$top/bench/lib.sh"
 tap_init bench-check
 lines() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
@@ -27,7 +28,7 @@ t "fio JSON parses and has both jobs" jq -e '[.jobs[].jobname] | index("hot") !=
 t "placement log has a row per file" lines "$d/placement.csv" 9
 t "seek log has rows" lines "$d/seek.csv" 100
 t "disk model trace has rows" lines "$d/trace.csv" 100
-t "summary: latency per job" sh -c "grep -q '^randread,hot,' '$out/summary/rand.csv' && grep -q '^randread,none,' '$out/summary/rand.csv'"
+t "summary: latency per job" sh -c "[ -n '$(csv_get "$out/summary/rand.csv" p50_ms_median scenario=randread job=hot)' ] && [ -n '$(csv_get "$out/summary/rand.csv" p50_ms_median scenario=randread job=none)' ]"
 t "summary: latency CDFs" sh -c "[ -s '$out/summary/cdf-lat-randread-hot.csv' ] && [ -s '$out/summary/cdf-lat-randread-none.csv' ]"
 t "summary: trace service times" lines "$out/summary/trace-seek.csv" 50
 for f in latency-cdf-randread seek-cdf-randread seek-latency; do
@@ -67,8 +68,9 @@ t "queueing scenarios run: qd-mixed-1-none and qd-mixed-32-deadline" \
 t "qd 32: the guest's scheduler was mq-deadline" grep -qx 'scheduler=mq-deadline' "$q/qd-mixed-32-deadline/run1/env.txt"
 t "qd 1: the guest's scheduler was none" grep -qx 'scheduler=none' "$q/qd-mixed-1-none/run1/env.txt"
 t "qd 32: the drive served reads out of arrival order" sh -c "awk -F, 'NR > 1 && \$6 == \"read\" { if (\$1 < last) n++; last = \$1 } END { exit !(n > 10) }' '$q/qd-mixed-32-deadline/run1/trace.csv'"
-pos() { awk -F, -v s="$1" -v p="$2" '$1 == s && $4 == p { print $9 }' "$q/summary/qd-pairs.csv"; }
-atd() { awk -F, -v s="$1" -v p="$2" '$1 == s && $4 == p { print $17 }' "$q/summary/qd-pairs.csv"; }
+# qd-pairs.csv by column name (bench/measure-qd.sh)
+pos() { csv_get "$q/summary/qd-pairs.csv" pos_mean_ms_median scenario="$1" pair="$2"; }
+atd() { csv_get "$q/summary/qd-pairs.csv" max_at_drive_max scenario="$1" pair="$2"; }
 p1=$(pos qd-mixed-1-none hc) p32=$(pos qd-mixed-32-deadline hc)
 t "hot+cold positioning per read: depth 32 ($p32 ms) < half of depth 1 ($p1 ms)" \
 	awk -v a="$p32" -v b="$p1" 'BEGIN { exit !(a != "" && b > 0 && a < b / 2) }'

@@ -16,21 +16,38 @@
 #                      has "SCEN N ok"); a failed run's files are not read
 #   stats              "key,value" lines in, "key,median,min,max,n" out, a
 #                      line per key, sorted by key (%.6g)
-#   median_table FILE KEYS COLUMN
+#   median_table FILE KEYS COLUMNS
 #                      FILE's rows grouped by the KEYS columns (space-
-#                      separated names): "KEYS...,COLUMN_median,COLUMN_min,
-#                      COLUMN_max,runs" with its header, on stdout; a
-#                      missing column is named, status 2
+#                      separated names): "KEYS...,C_median,C_min,C_max" for
+#                      each C of COLUMNS (space-separated; empty values left
+#                      out), then "runs" (the group's rows), with its
+#                      header, sorted, on stdout; a missing column is
+#                      named, status 2
 #   mmm MED MIN MAX [NONE]
 #                      the one "median (min-max)" of the pages: "%.2f", or
-#                      "%.2f (%.2f-%.2f)" when MIN != MAX; NONE (default
-#                      empty) when MED is empty
+#                      "%.2f (%.2f-%.2f)" when MIN and MAX differ at %.2f;
+#                      NONE (default empty) when MED is empty
+#   csv_mmm FILE COLUMN [KEY=VALUE]...
+#                      mmm of COLUMN_median, _min, _max (a median_table's)
+#                      of the first row with those values; "-" when none
+#   aim MED MIN MAX le|ge LIMIT
+#                      "met" when the whole range MIN-MAX is at or below
+#                      (le) / at or above (ge) LIMIT, "not met" when none
+#                      of it is, "not met: the range straddles LIMIT",
+#                      "not measured" when MED is empty
+#   has FILE           true when the CSV FILE exists with a row under its header
+#   r2 V               V as "%.2f"; "n/a" when V is empty
 #   ratio A B          A / B as "%.3f"; "n/a" when A or B is empty or B <= 0
 #   csv_get FILE COLUMN [KEY=VALUE]...
 #                      COLUMN of the first row whose KEY columns have those
 #                      values, by column name (bench/csv.awk); nothing when
 #                      FILE does not exist (a partial run still gets its
 #                      page); a missing column is named, status 2
+#   tab FILE NEED PROGRAM [AWK OPTIONS]
+#                      an awk PROGRAM over FILE read by column name ($C[name],
+#                      bench/csv.awk; NEED: the columns it must have), with
+#                      STATS_AWK's functions; a missing column is named,
+#                      status 2
 #   progress_init FILE  the plan of a whole `make bench` (bench/plan's costs)
 #                      and the time left (a log, below); a FILE that exists
 #                      is kept (bench/bench.sh made it, run.sh adds to it)
@@ -57,7 +74,7 @@ function stats_sort(a, n,	i, j, t) {
 	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 }
 function stats_med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-function mmm(m, lo, hi) { return (lo == hi) ? sprintf("%.2f", m) : sprintf("%.2f (%.2f-%.2f)", m, lo, hi) }
+function mmm(m, lo, hi) { return (sprintf("%.2f", lo) == sprintf("%.2f", hi)) ? sprintf("%.2f", m) : sprintf("%.2f (%.2f-%.2f)", m, lo, hi) }
 '
 bench_tag=BENCH bench_name=$(basename "$0") bench_t0=$(date +%s)
 
@@ -88,17 +105,50 @@ stats() {
 
 median_table() {
 	local f=$1 keys=$2 v=$3
-	echo "${keys// /,},${v}_median,${v}_min,${v}_max,runs"
-	awk -F, -v need="$keys $v" -v keys="$keys" -v v="$v" "$CSV_AWK"'BEGIN { nk = split(keys, K, " ") }
-		{ k = $C[K[1]]; for (i = 2; i <= nk; i++) k = k "\034" $C[K[i]]; print k "," $C[v] }
-		END { if (csv_bad) exit 2 }' "$f" | stats | tr '\034' ,
-	return "${PIPESTATUS[0]}"
+	awk -F, -v need="$keys $v" -v keys="$keys" -v vals="$v" "$CSV_AWK$STATS_AWK"'
+		BEGIN { nk = split(keys, K, " "); nv = split(vals, V, " ") }
+		{ k = $C[K[1]]; for (i = 2; i <= nk; i++) k = k "," $C[K[i]]
+			n[k]++; for (i = 1; i <= nv; i++) x[k, i, n[k]] = $C[V[i]] }
+		END { if (csv_bad) exit 2
+			h = keys; gsub(/ /, ",", h); for (i = 1; i <= nv; i++) h = h "," V[i] "_median," V[i] "_min," V[i] "_max"
+			print h ",runs"; fflush()
+			for (k in n) { l = k
+				for (i = 1; i <= nv; i++) { m = 0; delete a
+					for (r = 1; r <= n[k]; r++) if (x[k, i, r] != "") a[++m] = x[k, i, r] + 0
+					stats_sort(a, m); l = l (m ? sprintf(",%.6g,%.6g,%.6g", stats_med(a, m), a[1], a[m]) : ",,,") }
+				print l "," n[k] | "LC_ALL=C sort -t, -k1,1 -k2,2 -k3,3 -k4,4" }
+			close("LC_ALL=C sort -t, -k1,1 -k2,2 -k3,3 -k4,4") }' "$f"
 }
 
 mmm() {
 	[ -n "$1" ] || { printf '%s' "${4:-}"; return 0; }
 	awk -v a="$1" -v b="$2" -v c="$3" "$STATS_AWK"'BEGIN { printf "%s", mmm(a, b, c) }'
 }
+
+csv_mmm() {
+	local f=$1 c=$2 kv need="$2_median $2_min $2_max"
+	shift 2
+	for kv in "$@"; do need="$need ${kv%%=*}"; done
+	[ -e "$f" ] || { printf -- -; return 0; }
+	awk -F, -v need="$need" -v c="$c" -v cond="$*" "$CSV_AWK$STATS_AWK"'
+		BEGIN { nc = split(cond, cs, " ")
+			for (i = 1; i <= nc; i++) { p = index(cs[i], "="); ck[i] = substr(cs[i], 1, p - 1); cv[i] = substr(cs[i], p + 1) } }
+		{ for (i = 1; i <= nc; i++) if ($C[ck[i]] != cv[i]) next
+			if ($C[c "_median"] != "") { printf "%s", mmm($C[c "_median"], $C[c "_min"], $C[c "_max"]); f = 1 }; exit }
+		END { if (csv_bad) exit 2; if (!f) printf "-" }' "$f"
+}
+
+aim() {
+	awk -v m="$1" -v lo="$2" -v hi="$3" -v o="$4" -v l="$5" 'BEGIN { if (m == "" || m == "n/a") { print "not measured"; exit }
+		if (lo == "") lo = m; if (hi == "") hi = m
+		if ((o == "le" && hi <= l) || (o == "ge" && lo >= l)) print "met"
+		else if ((o == "le" && lo > l) || (o == "ge" && hi < l)) print "not met"
+		else print "not met: the range straddles " l }'
+}
+
+has() { [ "$(wc -l 2>/dev/null <"$1" || echo 0)" -gt 1 ]; }
+
+r2() { awk -v a="$1" 'BEGIN { if (a == "") print "n/a"; else printf "%.2f", a }'; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 
@@ -113,6 +163,12 @@ csv_get() {
 		{ for (i = 1; i <= nc; i++) if ($C[ck[i]] != cv[i]) next
 			print $C[want]; exit }
 		END { if (csv_bad) exit 2 }' "$f"
+}
+
+tab() {
+	local f=$1 need=$2 prog=$3
+	shift 3
+	awk -F, -v need="$need" "$@" "$CSV_AWK$STATS_AWK$prog"' END { if (csv_bad) exit 2 }' "$f"
 }
 
 # ---- progress: the plan (bench/plan) and the time left.  BENCH_PROGRESS

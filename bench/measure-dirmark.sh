@@ -9,31 +9,30 @@
 # guest read them back (env.txt's mark_* lines).
 #   summary/dirmark-runs.csv  scenario,run,job,files,frac_first,frac_middle,
 #                             frac_last,hint_inherited,hint_honoured,marks
-#   summary/dirmark.csv       scenario,job,first_med,first_min,first_max,runs
+#   summary/dirmark.csv       scenario,job,frac_first_median,frac_first_min,
+#                             frac_first_max,runs
 
 dirmark_files() { echo dirmark-runs.csv; }
 
 dirmark_summarise() {
 	local out=$1 sum=$1/summary n d inh hon mk rc=0
 	echo "scenario,run,job,files,frac_first,frac_middle,frac_last,hint_inherited,hint_honoured,marks" >"$sum/dirmark-runs.csv"
-	for n in $(scen "$out" dirmark); do
-		for d in "$out/$n"/run*; do
-			ok_run "$d" && need "$d/placement.csv" && need "$d/env.txt" || continue
-			inh=$(sed -n 's/^hint_inherited=//p' "$d/env.txt" | tail -n 1)
-			hon=$(sed -n 's/^hint_honoured=//p' "$d/env.txt" | tail -n 1)
-			mk=$(sed -n 's/^mark_//p' "$d/env.txt" | tr '\n' ' ' | sed 's/ $//')
-			[ -n "$mk" ] || { echo "summarise: $d/env.txt: no mark_ line (bench/guest-aged.sh marks the job's ;@mark directories)" >&2; rc=1; continue; }
-			awk -F, -v need="kind job bytes_first bytes_middle bytes_last" -v n="$n" -v r="$(basename "$d")" \
-				-v inh="$inh" -v hon="$hon" -v mk="$mk" "$CSV_AWK"'
-				$C["kind"] == "file" { j = $C["job"]; f[j]++; a[j] += $C["bytes_first"]; b[j] += $C["bytes_middle"]; c[j] += $C["bytes_last"] }
-				END { if (csv_bad) exit 2
-					for (j in f) { t = a[j] + b[j] + c[j]; if (t == 0) t = 1
-						printf "%s,%s,%s,%d,%.4f,%.4f,%.4f,%s,%s,%s\n", n, r, j, f[j], a[j] / t, b[j] / t, c[j] / t, inh, hon, mk } }' \
-				"$d/placement.csv" || rc=1
-		done
+	for d in $(finished_runs "$out" dirmark); do
+		n=$(basename "$(dirname "$d")")
+		need "$d/placement.csv" && need "$d/env.txt" || continue
+		inh=$(sed -n 's/^hint_inherited=//p' "$d/env.txt" | tail -n 1)
+		hon=$(sed -n 's/^hint_honoured=//p' "$d/env.txt" | tail -n 1)
+		mk=$(sed -n 's/^mark_//p' "$d/env.txt" | tr '\n' ' ' | sed 's/ $//')
+		[ -n "$mk" ] || { echo "summarise: $d/env.txt: no mark_ line (bench/guest-aged.sh marks the job's ;@mark directories)" >&2; rc=1; continue; }
+		awk -F, -v need="kind job bytes_first bytes_middle bytes_last" -v n="$n" -v r="$(basename "$d")" \
+			-v inh="$inh" -v hon="$hon" -v mk="$mk" "$CSV_AWK"'
+			$C["kind"] == "file" { j = $C["job"]; f[j]++; a[j] += $C["bytes_first"]; b[j] += $C["bytes_middle"]; c[j] += $C["bytes_last"] }
+			END { if (csv_bad) exit 2
+				for (j in f) { t = a[j] + b[j] + c[j]; if (t == 0) t = 1
+					printf "%s,%s,%s,%d,%.4f,%.4f,%.4f,%s,%s,%s\n", n, r, j, f[j], a[j] / t, b[j] / t, c[j] / t, inh, hon, mk } }' \
+			"$d/placement.csv" || rc=1
 	done | sort >>"$sum/dirmark-runs.csv"
-	median_table "$sum/dirmark-runs.csv" "scenario job" frac_first |
-		sed '1s/.*/scenario,job,first_med,first_min,first_max,runs/' >"$sum/dirmark.csv" || rc=1
+	median_table "$sum/dirmark-runs.csv" "scenario job" frac_first >"$sum/dirmark.csv" || rc=1
 	return $rc
 }
 
@@ -58,8 +57,8 @@ dirmark_page() {
 		echo "| job | files | bytes in the first third | service p50 (disk, ms) | engine p50 (guest, ms) | runs |"
 		echo "|---|---|---|---|---|---|"
 		tab "$sum/dirmark.csv" "scenario job" '$C["scenario"] == n { print $C["job"] }' -v n="$n" | while read -r j; do
-			echo "| $j | $(csv_get "$sum/dirmark-runs.csv" files scenario="$n" job="$j") | $(cmm "$sum/dirmark.csv" first_med first_min first_max scenario="$n" job="$j") |" \
-				"$(dmm "$n" "$j" service_p50_ms) | $(dmm "$n" "$j" engine_p50_ms) | $(csv_get "$sum/dirmark.csv" runs scenario="$n" job="$j") |"
+			echo "| $j | $(csv_get "$sum/dirmark-runs.csv" files scenario="$n" job="$j") | $(csv_mmm "$sum/dirmark.csv" frac_first scenario="$n" job="$j") |" \
+				"$(csv_mmm "$sum/disk.csv" value scenario="$n" job="$j" metric=service_p50_ms) | $(csv_mmm "$sum/disk.csv" value scenario="$n" job="$j" metric=engine_p50_ms) | $(csv_get "$sum/dirmark.csv" runs scenario="$n" job="$j") |"
 		done
 		echo
 		echo "Counters after each run (the guest's /sys/fs/ext4/vda; a run mounts the image afresh):"

@@ -14,24 +14,19 @@
 iops_files() { echo iops.csv; }
 
 iops_summarise() {
-	local out=$1 sum=$1/summary n d rc=0
-	echo "scenario,run,job,reads,iops" >"$sum/iops-runs.csv"
-	for n in $(scen "$out" iops); do
-		for d in "$out/$n"/run*; do
-			ok_run "$d" && need "$d/join-summary.csv" || continue
-			awk -F, -v n="$n" -v r="$(basename "$d")" -v need="job reads bytes matched first_arrival_us last_end_us" "$CSV_AWK"'
-				$C["bytes"] == 4096 * $C["reads"] && $C["matched"] > 0 && $C["last_end_us"] > $C["first_arrival_us"] {
-					printf "%s,%s,%s,%d,%.2f\n", n, r, $C["job"], $C["matched"], $C["matched"] / (($C["last_end_us"] - $C["first_arrival_us"]) / 1e6) }
-				END { if (csv_bad) exit 2 }' "$d/join-summary.csv" || rc=1
-		done
-	done >>"$sum/iops-runs.csv"
+	local out=$1 sum=$1/summary rc=0
+	{ echo "scenario,run,job,reads,iops"
+		per_run "$out" iops join-summary.csv "job reads bytes matched first_arrival_us last_end_us" '
+			$C["bytes"] == 4096 * $C["reads"] && $C["matched"] > 0 && $C["last_end_us"] > $C["first_arrival_us"] {
+				printf "%s,%s,%s,%d,%.2f\n", n, r, $C["job"], $C["matched"], $C["matched"] / (($C["last_end_us"] - $C["first_arrival_us"]) / 1e6) }'
+	} >"$sum/iops-runs.csv" || rc=1
 	median_table "$sum/iops-runs.csv" "scenario job" iops >"$sum/iops.csv" || rc=1
 	return $rc
 }
 
 iops_page() {
 	local sum=$1/summary
-	[ "$(wc -l 2>/dev/null <"$sum/iops.csv" || echo 0)" -gt 1 ] || return 0
+	has "$sum/iops.csv" || return 0
 	echo
 	echo "## Random reads per second on the disk's clock"
 	echo

@@ -33,8 +33,7 @@ placement_summarise() {
 }
 
 placement_plots() {
-	if has "$1/summary/placement-hist.csv"; then draw placement bench-placement.gp -e "dir='$1/summary'"
-	else skip placement placement-hist.csv; fi
+	plot_of "$1/summary/placement-hist.csv" placement bench-placement.gp -e "dir='$1/summary'"
 }
 
 placement_page() {

@@ -48,7 +48,7 @@ zones_headline() {
 
 zones_page() {
 	local sum=$1/summary
-	[ "$(wc -l 2>/dev/null <"$sum/zones.csv" || echo 0)" -gt 1 ] || return 0
+	has "$sum/zones.csv" || return 0
 	echo
 	echo "## Raw disk, start vs end"
 	echo

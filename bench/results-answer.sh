@@ -8,7 +8,7 @@
 #   answer.csv     the table's numbers (median, min, max across seeds, n)
 #   summary.json   the headline numbers, with the commit, the run id, the
 #                  command, the disk size, the seeds
-# Every number comes from OUT/summary/ (bench/summarise.sh, summarise-aged.sh)
+# Every number comes from OUT/summary/ (bench/summarise.sh, bench/measure-aged.sh)
 # and OUT/create-unlink-*.csv; the scenarios' kernel and fullness from
 # OUT/scenarios, never from their names.  Called by bench/results.sh.
 # Usage: bench/results-answer.sh OUT DATA
@@ -26,19 +26,16 @@ env_of() { sed -n "s/^$1=//p" "$out/run-env.txt" 2>/dev/null | tail -n 1; }
 # whole range across seeds clears it.
 AIM_HN=0.55
 ar=$sum/aged-ratios.csv
-[ "$(wc -l 2>/dev/null <"$ar" || echo 0)" -gt 1 ] || exit 0
+has "$ar" || exit 0
 
 # cell KERNEL FILL RESERVE METRIC: "MEDIAN MIN MAX SEEDS" or nothing
-cell() { awk -F, -v k="$1" -v f="$2" -v r="$3" -v m="$4" 'NR > 1 && $1 == k && $2 == f && $3 == r && $4 == m { print $5, $6, $7, $8; exit }' "$ar"; }
-# r2 MED MIN MAX: "0.63 (0.61-0.65)" (two decimals; the range when it has one)
-r2() { awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { if (a == "") { printf "-"; exit }
-	if (sprintf("%.2f", b) == sprintf("%.2f", c)) printf "%.2f", a; else printf "%.2f (%.2f-%.2f)", a, b, c }'; }
-# cellf KERNEL FILL RESERVE METRIC: r2 of the cell, "-" when not measured
-cellf() { local m lo hi n; read -r m lo hi n <<<"$(cell "$@")"; r2 "${m:-}" "${lo:-}" "${hi:-}"; }
+cell() { tab "$ar" "kernel fill reserve metric value_median value_min value_max runs" '$C["kernel"] == k && $C["fill"] == f && $C["reserve"] == r && $C["metric"] == m {
+	print $C["value_median"], $C["value_min"], $C["value_max"], $C["runs"]; exit }' -v k="$1" -v f="$2" -v r="$3" -v m="$4"; }
+# cellf KERNEL FILL RESERVE METRIC: the cell's "median (min-max)", "-" when not measured
+cellf() { local m lo hi n; read -r m lo hi n <<<"$(cell "$@")"; mmm "${m:-}" "${lo:-}" "${hi:-}" -; }
 seeds_of() { local m lo hi n; read -r m lo hi n <<<"$(cell "$@")"; echo "${n:-0}"; }
-# aim MED MIN MAX: met only when the whole range is at or below the aim
-aim() { awk -v a="$1" -v hi="$3" -v lo="$2" -v l="$AIM_HN" 'BEGIN { if (a == "") print "not measured"
-	else if (hi <= l) print "met"; else if (lo > l) print "not met"; else print "not met: the range straddles " l }'; }
+# aimh MED MIN MAX: met only when the whole range is at or below the aim
+aimh() { aim "$1" "$2" "$3" le "$AIM_HN"; }
 # pct A B: (A / B - 1) as "+12%" / "-3%"
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b <= 0) print "n/a"; else printf "%+.0f%%", (a / b - 1) * 100 }'; }
 # per_seed METRIC FILL: "MEDIAN MIN MAX N" of METRIC(reserve on) / METRIC(reserve off)
@@ -55,12 +52,12 @@ pctr() { awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { if (a == "") { printf "n/a";
 	if (sprintf("%.0f", (b - 1) * 100) == sprintf("%.0f", (c - 1) * 100)) printf "%+.0f%%", (a - 1) * 100
 	else printf "%+.0f%% (%+.0f to %+.0f%%)", (a - 1) * 100, (b - 1) * 100, (c - 1) * 100 }'; }
 
-fills=$(awk -F, 'NR > 1 && $1 == "patched" { print $2 }' "$ar" | sort -un)
-stock_fills=$(awk -F, 'NR > 1 && $1 == "stock" { print $2 }' "$ar" | sort -un)
+fills=$(tab "$ar" "kernel fill" '$C["kernel"] == "patched" { print $C["fill"] }' | sort -un)
+stock_fills=$(tab "$ar" "kernel fill" '$C["kernel"] == "stock" { print $C["fill"] }' | sort -un)
 disk=$(env_of disk)
-reads=$(awk -F, 'NR > 1 && $7 != "" { print $7 }' "$sum/aged-ratios-runs.csv" | sort -un | tr '\n' '/' | sed 's|/$||')
+reads=$(tab "$sum/aged-ratios-runs.csv" reads '$C["reads"] != "" { print $C["reads"] }' | sort -un | tr '\n' '/' | sed 's|/$||')
 setinfo=$(env_of aged_sets | tr , '\n' | awk -F: '$1 == "H" || $1 == "C" || $1 == "N" { printf "%s%s %s files of %s", n++ ? ", " : "", $1, $3, $4 }')
-maxseeds=$(awk -F, 'NR > 1 { if ($8 > m) m = $8 } END { print m + 0 }' "$ar")
+maxseeds=$(tab "$ar" runs '{ if ($C["runs"] > m) m = $C["runs"] } END { print m + 0 }')
 mid=$(echo "$fills" | awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) if (v[i] == 80) { print 80; exit }; print v[int((NR + 1) / 2)] }')
 
 # ---- the numbers of the conclusion
@@ -87,7 +84,7 @@ for f in $fills; do
 	for r in off on; do
 		read -r m lo hi _ <<<"$(cell patched "$f" "$r" hn)" || true
 		[ -n "${m:-}" ] || continue
-		case $(aim "$m" "$lo" "$hi") in met) met_at="$met_at $f% (reserve $r)," ;; *) notmet_at="$notmet_at $f% (reserve $r)," ;; esac
+		case $(aimh "$m" "$lo" "$hi") in met) met_at="$met_at $f% (reserve $r)," ;; *) notmet_at="$notmet_at $f% (reserve $r)," ;; esac
 		m=""
 	done
 done
@@ -96,8 +93,9 @@ stock_line=""
 for f in $stock_fills; do
 	sh_=$(cellf stock "$f" off hn)
 	# patched hot against stock unhinted, the same seed's image (run 1 of each: the first seed)
-	x=$(awk -F, -v f="$f" 'NR > 1 && $3 == f && $4 == "off" && $6 == s { if ($2 == "patched") h = $8; if ($2 == "stock") n = $10 }
-		END { if (h != "" && n > 0) printf "%.2f", h / n }' s="$(env_of aged_seed)" "$sum/aged-ratios-runs.csv")
+	x=$(tab "$sum/aged-ratios-runs.csv" "kernel fill reserve seed H_ms N_ms" '$C["fill"] == f && $C["reserve"] == "off" && $C["seed"] == s {
+			if ($C["kernel"] == "patched") h = $C["H_ms"]; if ($C["kernel"] == "stock") n = $C["N_ms"] }
+		END { if (h != "" && n > 0) printf "%.2f", h / n }' -v f="$f" -v s="$(env_of aged_seed)")
 	stock_line="$stock_line Doing nothing, measured: the stock kernel on the same ageing recipe and seed ($f% full) reads its \"hot\" set at H/N $sh_ (the flag is ignored there)${x:+; the patched kernel's O_HOT set against the stock kernel's unhinted set on that seed: **$x**}."
 done
 
@@ -105,7 +103,8 @@ done
 cu_p=$out/create-unlink-patched.csv cu_s=$out/create-unlink-stock.csv
 create_line="creates: not measured in this run"
 if [ -f "$cu_p" ] && [ -f "$cu_s" ]; then
-	create_line=$(awk -F, 'FNR == 1 { next } FILENAME ~ /patched/ { p[$1] = $4 } FILENAME ~ /stock/ { s[$1] = $4; if (!n++ || $4 < lo) lo = $4; if ($4 > hi) hi = $4; t += $4 }
+	create_line=$(awk -F, -v need="mode rate" "$CSV_AWK"'FILENAME ~ /patched/ { p[$C["mode"]] = $C["rate"] }
+		FILENAME ~ /stock/ { v = $C["rate"]; s[$C["mode"]] = v; if (!n++ || v < lo) lo = v; if (v > hi) hi = v; t += v }
 		END { r = p["none"] / s["none"]; h = p["hot"] / p["none"]; noise = (hi - lo) / (t / n)
 			printf "create()+unlink(): the patched kernel runs unhinted creates at %.3f of the stock rate and O_HOT creates at %.3f of its unhinted ones; ", r, h
 			printf "the stock kernel'"'"'s three rows (one code path) spread %.0f%%, so ", noise * 100
@@ -127,8 +126,8 @@ pair_line=""
 for f in $fills; do
 	read -r m lo hi n <<<"$(cell patched "$f" off pair)" || true
 	[ -n "${m:-}" ] || continue
-	pair_line="$pair_line $(r2 "$m" "$lo" "$hi") at $f%,"
-	awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_pair="$h_pair $(r2 "$m" "$lo" "$hi")x at $f%,"
+	pair_line="$pair_line $(mmm "$m" "$lo" "$hi") at $f%,"
+	awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_pair="$h_pair $(mmm "$m" "$lo" "$hi")x at $f%,"
 	m=""
 done
 [ -z "$pair_line" ] || pair_line="A hot set and a cold set read at once take${pair_line%,} times as long per read as two unhinted sets read at once (reserve off)."
@@ -136,9 +135,9 @@ for f in $fills; do
 	for r in off on; do
 		read -r m lo hi _ <<<"$(cell patched "$f" "$r" cn)" || true
 		[ -n "${m:-}" ] || continue
-		awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_cold="$h_cold $(r2 "$m" "$lo" "$hi")x at $f% (reserve $r),"
+		awk -v a="$lo" 'BEGIN { exit !(a > 1) }' && h_cold="$h_cold $(mmm "$m" "$lo" "$hi")x at $f% (reserve $r),"
 		read -r m lo hi _ <<<"$(cell patched "$f" "$r" hn)" || true
-		awk -v a="$lo" 'BEGIN { exit !(a >= 1) }' && h_hot="$h_hot H/N $(r2 "$m" "$lo" "$hi") at $f% (reserve $r),"
+		awk -v a="$lo" 'BEGIN { exit !(a >= 1) }' && h_hot="$h_hot H/N $(mmm "$m" "$lo" "$hi") at $f% (reserve $r),"
 		m=""
 	done
 done
@@ -148,27 +147,28 @@ done
 [ -z "$h_hot" ] || hurt="$hurt hot files no faster than unhinted ones:${h_hot%,};"
 move_line="A move (hc-move): not measured in this run."
 pr=$sum/promote-runs.csv
-if [ "$(wc -l 2>/dev/null <"$pr" || echo 0)" -gt 1 ]; then
-	ps=$(awk -F, 'NR > 1 { print $1; exit }' "$pr")
-	b=$(csv_get "$sum/disk.csv" median scenario="$ps" job=N-before metric=service_p50_ms)
-	a=$(csv_get "$sum/disk.csv" median scenario="$ps" job=N-after metric=service_p50_ms)
-	move_line=$(awk -F, -v b="$b" -v a="$a" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ n++; s += $c["move_seconds"]; mb += $c["moved_mib"]; f = $c["files"]; m = $c["moved"]; fb = $c["first_before"]; fa = $c["first_after"] }
+if has "$pr"; then
+	ps=$(csv_get "$pr" scenario)
+	b=$(csv_get "$sum/disk.csv" value_median scenario="$ps" job=N-before metric=service_p50_ms)
+	a=$(csv_get "$sum/disk.csv" value_median scenario="$ps" job=N-after metric=service_p50_ms)
+	move_line=$(tab "$pr" "move_seconds moved_mib files moved first_before first_after" '
+		{ n++; s += $C["move_seconds"]; mb += $C["moved_mib"]; f = $C["files"]; m = $C["moved"]; fb = $C["first_before"]; fa = $C["first_after"] }
 		END { if (!n) exit
 			printf "A move: hc-move put %d of %d unhinted files (%.0f MiB) into the hot region in %.1f s on the guest'"'"'s clock (%.1f MiB/s; %s in the first third before, %s after)", m, f, mb / n, s / n, (s > 0 ? mb / s : 0), fb, fa
 			if (a != "" && b > 0) printf "; the set then read at %.2f of its time before", a / b
-			printf "." }' "$pr")
+			printf "." }' -v b="$b" -v a="$a")
 fi
 
 # ---- the answer's CSV and summary.json
 {
 	echo "kernel,fullness,reserve,metric,median,min,max,seeds"
-	awk -F, 'NR > 1 && ($4 == "hn" || $4 == "cn" || $4 == "pair")' "$ar"
+	tab "$ar" "kernel fill reserve metric value_median value_min value_max runs" '$C["metric"] == "hn" || $C["metric"] == "cn" || $C["metric"] == "pair" {
+		print $C["kernel"] "," $C["fill"] "," $C["reserve"] "," $C["metric"] "," $C["value_median"] "," $C["value_min"] "," $C["value_max"] "," $C["runs"] }'
 } >"$data/answer.csv"
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 jq -n --arg commit "$commit" --arg run_commit "$(env_of commit)" --arg run_id "$(env_of run_id)" --arg command "$(env_of command)" \
 	--arg disk "$disk" --arg seeds "$(env_of aged_seeds)" --arg date "$(env_of date)" --arg aim "$AIM_HN" \
-	--arg plan_min "$(awk -F, 'NR > 1 { t += $2 } END { printf "%.0f", t }' "$out/steps.csv" 2>/dev/null)" \
+	--arg plan_min "$([ ! -s "$out/steps.csv" ] || tab "$out/steps.csv" expected_min '{ t += $C["expected_min"] } END { printf "%.0f", t }')" \
 	--arg run_s "$(env_of run_seconds)" --rawfile ratios "$data/answer.csv" '
 	def rows: ($ratios | split("\n") | map(select(length > 0)) | .[1:] | map(split(",")) |
 		map({kernel: .[0], fullness: (.[1] | tonumber), reserve: .[2], metric: .[3],
@@ -213,7 +213,7 @@ for f in $fills; do
 	for r in off on; do
 		[ -n "$(cell patched "$f" "$r" hn)" ] || continue
 		read -r m lo hi _ <<<"$(cell patched "$f" "$r" hn)"
-		echo "| $f% | $r | patched | $(cellf patched "$f" "$r" hn) ($(aim "$m" "$lo" "$hi")) | $(cellf patched "$f" "$r" cn) | $(cellf patched "$f" "$r" pair) | $(seeds_of patched "$f" "$r" hn) |"
+		echo "| $f% | $r | patched | $(cellf patched "$f" "$r" hn) ($(aimh "$m" "$lo" "$hi")) | $(cellf patched "$f" "$r" cn) | $(cellf patched "$f" "$r" pair) | $(seeds_of patched "$f" "$r" hn) |"
 	done
 done
 for f in $stock_fills; do

@@ -327,7 +327,7 @@ run_one() { # name kernel job fill run
 		cp "$aged"/env.txt "$aged"/state.txt "$aged"/sets.csv "$aged"/freefrag.txt "$dir/aging/"
 		echo "image=${aged#"$top"/}" >>"$dir/aging/env.txt"
 		echo "aged_seed=$seed" >>"$dir/aging/env.txt"
-		# the first seed's image also as the scenario's (bench/summarise-aged.sh)
+		# the first seed's image also as the scenario's (bench/measure-aged.sh)
 		[ "$r" != 1 ] || { rm -rf "$out/$name/aging"; cp -a "$dir/aging" "$out/$name/aging"; }
 		base=",base=$aged/disk.img"
 		cmd="sh /tests/bench/guest-aged.sh measure /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"

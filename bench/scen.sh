@@ -20,11 +20,19 @@ scen_init() {
 }
 
 # scen OUT MEASURE [fresh|aged]: the names of the scenarios that measure
-# MEASURE (on a fresh or an aged filesystem only), in the table's order
+# MEASURE (or carry the tag MEASURE=VALUE), on a fresh or an aged
+# filesystem only, in the table's order
 scen() {
 	awk -v m="$2" -v f="${3:-}" '!/^#/ && NF == 6 {
 		if ((f == "fresh" && $4 != "0") || (f == "aged" && $4 == "0")) next
-		n = split($6, a, ","); for (i = 1; i <= n; i++) if (a[i] == m) { print $1; next } }' "$1/scenarios"
+		n = split($6, a, ","); for (i = 1; i <= n; i++) if (a[i] == m || index(a[i], m "=") == 1) { print $1; next } }' "$1/scenarios"
+}
+
+# scen_col OUT NAME COLUMN: a column of scenario NAME's row (kernel, job,
+# fill, quick, measures)
+scen_col() {
+	awk -v n="$2" -v c="$3" 'BEGIN { split("name kernel job fill quick measures", h, " "); for (i in h) k[h[i]] = i }
+		!/^#/ && NF == 6 && $1 == n { print $k[c]; exit }' "$1/scenarios"
 }
 
 # scen_pairs OUT MEASURE: "PATCHED STOCK" for each scenario that measures
@@ -42,4 +50,12 @@ scen_headline() {
 	awk -v m="$2" '!/^#/ && NF == 6 { n = split($6, a, ","); has = 0; h = ""
 		for (i = 1; i <= n; i++) { if (a[i] == m) has = 1; if (a[i] ~ /^headline=[^\/]+\/[^\/]+$/) h = substr(a[i], 10) }
 		if (has && h != "") { sub(/\//, " ", h); print $1 " " h; exit } }' "$1/scenarios"
+}
+
+# scen_jobs OUT MEASURE [fresh|aged]: the job files of the scenarios that
+# measure MEASURE, "bench/a.fio, bench/b.fio", each once, in the table's order
+scen_jobs() {
+	local n
+	for n in $(scen "$@"); do scen_col "$1" "$n" job; done |
+		awk '{ sub(/:.*/, ""); if (!seen[$0]++) printf "%sbench/%s", (k++ ? ", " : ""), $0 }'
 }

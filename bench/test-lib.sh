@@ -34,6 +34,9 @@ is "stats: median (even count: the mean of the middle two), min, max, count per 
 is "stats: numbers sort as numbers" "$(printf 'k,9\nk,10\nk,100\n' | stats)" "k,10,9,100,3"
 
 printf 'scenario,job,run,v\na,x,1,3\na,x,2,1\nb,x,1,5\na,y,1,2\n' >"$tmp/m.csv"
+printf 'scenario,run,v,w\na,1,3,\na,2,1,7\n' >"$tmp/m2.csv"
+is "median_table: several columns, an empty value left out" "$(median_table "$tmp/m2.csv" scenario "v w")" \
+	"$(printf 'scenario,v_median,v_min,v_max,w_median,w_min,w_max,runs\na,2,1,3,7,7,7,2')"
 is "median_table: grouped by the key columns, with its header" "$(median_table "$tmp/m.csv" "scenario job" v)" \
 	"$(printf 'scenario,job,v_median,v_min,v_max,runs\na,x,2,1,3,2\na,y,2,2,2,1\nb,x,5,5,5,1')"
 median_table "$tmp/m.csv" "scenario nosuch" v >/dev/null 2>"$tmp/mt.err"
@@ -42,6 +45,15 @@ check "median_table: a missing column is named, status 2 ($rc)" sh -c "[ $rc = 2
 is "mmm: min = max gives the median alone" "$(mmm 4.256 4.256 4.256)" "4.26"
 is "mmm: median (min-max), %.2f" "$(mmm 2 1 3.456)" "2.00 (1.00-3.46)"
 is "mmm: no median gives the placeholder" "$(mmm "" 1 2 n/a)" "n/a"
+is "mmm: min and max equal at two decimals give the median alone" "$(mmm 1.001 1.0011 1.0049)" "1.00"
+is "csv_mmm: a median_table's COLUMN_median (min-max), by column name" "$(csv_mmm <(median_table "$tmp/m.csv" "scenario job" v) v scenario=a job=x)" "2.00 (1.00-3.00)"
+is "csv_mmm: no such row, -" "$(csv_mmm <(median_table "$tmp/m.csv" "scenario job" v) v scenario=nosuch)" "-"
+is "aim: the whole range at or below the limit" "$(aim 0.5 0.4 0.55 le 0.55)" "met"
+is "aim: a range across the limit" "$(aim 0.5 0.4 0.6 le 0.55)" "not met: the range straddles 0.55"
+is "aim: all of it above" "$(aim 0.7 0.6 0.8 le 0.55)" "not met"
+is "aim: ge, one value" "$(aim 0.93 "" "" ge 0.9)" "met"
+is "aim: nothing measured" "$(aim "" "" "" ge 0.9)" "not measured"
+is "tab: a program over a CSV by column name" "$(tab "$tmp/m.csv" "scenario v" '$C["scenario"] == s { t += $C["v"] } END { print t }' -v s=a)" 6
 is "mmm: the awk function is the same formatter" "$(awk "$STATS_AWK"'BEGIN { printf "%s", mmm(2, 1, 3.456) }')" "2.00 (1.00-3.46)"
 
 is "ratio: %.3f" "$(ratio 3 2)" "1.500"

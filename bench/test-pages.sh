@@ -24,7 +24,7 @@ cp -a "$fixture" "$out" && mkdir -p "$tmp/page"
 is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 # want_mmm V1 V2 ...: what the page should print, "median (min-max)" of the values, "%.2f" each
 want_mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	if (v[1] == v[NR]) printf "%.2f", m; else printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'; }
+	if (sprintf("%.2f", v[1]) == sprintf("%.2f", v[NR])) printf "%.2f", m; else printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'; }
 med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.6g", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # fio's MB/s of JOB in each run of SCENARIO (fio.out: messages, then JSON)
 fio_mbs() { for d in "$fixture/$1"/run*; do sed -n '/^{/,$p' "$d/fio.out" |
@@ -43,16 +43,14 @@ for f in placement throughput-position latency-cdf-randread service-cdf-randread
 done
 t "results.sh on the fixture" "$top/bench/results.sh" "$out" "$page"
 # a header row: every field a name (a letter or _ first; letters, digits,
-# _ and - after).  summarise.sh's own per-run scratch files, which only it
-# reads, have none yet: listed here until they do.
-scratch=" seq-runs.csv rand-ios.csv rand-fio.csv rand-runs.csv disk-runs.csv "
-t "every summary but summarise.sh's scratch ($scratch) has a header row" bash -c "for f in '$out'/summary/*.csv; do
-	case '$scratch' in *\" \${f##*/} \"*) continue ;; esac
+# _ and - after)
+t "every summary has a header row" bash -c "for f in '$out'/summary/*.csv; do
 	head -n 1 \"\$f\" | awk -F, '{ for (i = 1; i <= NF; i++) if (\$i !~ /^[A-Za-z_][A-Za-z0-9_-]*\$/) exit 1 }' || { echo \"\$f: no header\"; exit 1; }
 done"
 
 # the page's sections, in order
-want="# Results|## The answer: what O_HOT buys on an aged disk, and what it costs|## Environment|## Fresh filesystem: headline numbers (an empty disk, where an unhinted file already lands near the start)|## Random reads per second on the disk's clock|## Placement (bench/placement.fio)|## Raw disk, start vs end|## Sequential O_DIRECT throughput (bench/seq.fio, bench/aged.fio)|## Random 4 KiB reads (bench/randread.fio, bench/mixed.fio)|## Stock vs patched kernel (same job files)|## Aged filesystem (bench/aged.fio, bench/age.c)|### The region reserve: off vs on|### 50% full (aged-50)|### 80% full (aged-80)|### 80%, reserve on full (aged-80-reserve)|### 80%, stock kernel full (aged-80-stock)|### 95% full (aged-95)|### 95%, reserve on full (aged-95-reserve)|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
+# (the measures' sections in the order of the scenario table's measures column)
+want="# Results|## The answer: what O_HOT buys on an aged disk, and what it costs|## Environment|## Fresh filesystem: headline numbers (an empty disk, where an unhinted file already lands near the start)|## Aged filesystem (bench/aged.fio, bench/age.c)|### The region reserve: off vs on|### 50% full (aged-50)|### 80% full (aged-80)|### 80%, reserve on full (aged-80-reserve)|### 80%, stock kernel full (aged-80-stock)|### 95% full (aged-95)|### 95%, reserve on full (aged-95-reserve)|## Sequential O_DIRECT throughput (bench/aged.fio, bench/seq.fio)|## Random 4 KiB reads (bench/randread.fio)|## Random reads per second on the disk's clock|## Placement (bench/placement.fio)|## Stock vs patched kernel (same job files)|## Raw disk, start vs end|## create()+unlink() rate|## The disk model against published drives (vm/hdd-model/hdd-validate)"
 is "the page's sections, in order" "$(grep '^##* ' "$page" | tr '\n' '|' | sed 's/|$//')" "$want"
 t "not marked partial, nothing missing" sh -c "! grep -q -e PARTIAL -e 'Missing from this page' '$page'"
 t "every link of the page resolves next to it" sh -c "cd '$tmp/page' && grep -o '](\([^)]*\))' RESULTS.md | sed 's/^](//; s/)\$//' |
@@ -172,7 +170,7 @@ met_case() { # NAME H/N... : the verdict results-answer.sh prints for those seed
 	mkdir -p "$o/summary" && printf 'disk=8G\naged_seeds=1 2 3\naged_seed=1\n' >"$o/run-env.txt"
 	{ echo "scenario,kernel,fill,reserve,run,seed,reads,H_ms,C_ms,N_ms,pair_hc_ms,pair_nn_ms,hn,cn,pair"
 		for v in "$@"; do r=$((r + 1)); echo "aged-80,patched,80,off,run$r,$r,1024,$v,1,1,1,1,$v,1,1"; done; } >"$o/summary/aged-ratios-runs.csv"
-	{ echo "kernel,fill,reserve,metric,median,min,max,seeds"
+	{ echo "kernel,fill,reserve,metric,value_median,value_min,value_max,runs"
 		printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "patched,80,off,hn,%s,%s,%s,%d\n", v[int((NR + 1) / 2)], v[1], v[NR], NR }'; } >"$o/summary/aged-ratios.csv"
 	"$top/bench/results-answer.sh" "$o" "$o/data" | grep '^| 80% | off | patched |' | cut -d'|' -f5 | sed 's/^ [0-9.() -]*(//; s/) $//'
 }
@@ -236,7 +234,7 @@ rc=$?
 t "dirmark: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/dm.err'; exit 1; }"
 # the marked job's bytes in the first third, from the placement log
 fm=$(awk -F, '$2 == "marked" { a += $18; t += $18 + $19 + $20 } END { printf "%.2f", a / t }' "$tmp/dm.rows")
-is "dirmark: the marked job's files and bytes in the first third" "$(csv_get "$tmp/dm/summary/dirmark-runs.csv" files scenario=dirmark-80 job=marked) $(awk -v v="$(csv_get "$tmp/dm/summary/dirmark.csv" first_med scenario=dirmark-80 job=marked)" 'BEGIN { printf "%.2f", v }')" \
+is "dirmark: the marked job's files and bytes in the first third" "$(csv_get "$tmp/dm/summary/dirmark-runs.csv" files scenario=dirmark-80 job=marked) $(awk -v v="$(csv_get "$tmp/dm/summary/dirmark.csv" frac_first_median scenario=dirmark-80 job=marked)" 'BEGIN { printf "%.2f", v }')" \
 	"$(grep -c ',marked,' "$tmp/dm.rows") $fm"
 "$top/bench/results.sh" "$tmp/dm" "$tmp/dm/RESULTS.md" >/dev/null 2>"$tmp/dm-page.err"
 t "dirmark: the page's section, with the marks read back" sh -c "grep -q '^## Unmodified applications: a directory marked hot (dirmark-80' '$tmp/dm/RESULTS.md' &&
@@ -245,6 +243,78 @@ rm -f "$tmp/dm/summary/dirmark-runs.csv" && : >"$tmp/dm/summary/dirmark-runs.csv
 "$top/bench/results.sh" "$tmp/dm" "$tmp/dm/RESULTS.md" >/dev/null 2>"$tmp/dm-page.err"
 rc=$?
 t "dirmark: no rows for a finished run: the page says so ($rc)" sh -c "[ $rc != 0 ] && grep -q 'summary/dirmark-runs.csv: nothing for scenario dirmark-80 (dirmark), which finished' '$tmp/dm-page.err'"
+
+# promote, a measure of its own (bench/measure-promote.sh): a run of
+# bench/promote.fio made from an aged run of the fixture, the lines
+# bench/guest-promote.sh adds to env.txt (two files moved, both kept)
+fresh_copy "$tmp/pr" && mkdir -p "$tmp/pr/promote-80" && cp -a "$fixture/aged-80/run1" "$tmp/pr/promote-80/run1"
+sed -i 's/^N,/N-before,/; s/^N2,/N-after,/' "$tmp/pr/promote-80/run1/join-summary.csv"
+printf '%s\n' move_rc=0 move_seconds=12.50 move_read_sectors=20480 move_write_sectors=22528 \
+	promote_move_header=file,outcome,moved_bytes,first_before,first_after promote_move=/mnt/a/N.1,moved,1048576,0.2,1 \
+	promote_move=/mnt/b/N.2,moved,2097152,0.4,0.9 promote_sum_before=/mnt/a/N.1,12,aa promote_sum_before=/mnt/b/N.2,13,bb \
+	promote_sum_after=/mnt/a/N.1,12,aa promote_sum_after=/mnt/b/N.2,14,bb >>"$tmp/pr/promote-80/run1/env.txt"
+grep '^promote-80 ' "$top/bench/scenarios" >>"$tmp/pr/scenarios" && echo "promote-80 1 ok" >>"$tmp/pr/status"
+"$top/bench/summarise.sh" "$tmp/pr" >/dev/null 2>"$tmp/pr.err"
+rc=$?
+t "promote: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/pr.err'; exit 1; }"
+is "promote: the move's row (files, MiB, thirds, seconds, I/O, what stayed)" \
+	"$(tab "$tmp/pr/summary/promote-runs.csv" "scenario files moved moved_mib first_before first_after move_seconds read_mib write_mib same_inode same_sha256" '{
+		print $C["scenario"], $C["files"], $C["moved"], $C["moved_mib"], $C["first_before"], $C["first_after"], $C["move_seconds"], $C["read_mib"], $C["write_mib"], $C["same_inode"], $C["same_sha256"] }')" \
+	"promote-80 2 2 3.0 0.300 0.950 12.50 10.0 11.0 1 of 2 2 of 2"
+"$top/bench/results.sh" "$tmp/pr" "$tmp/pr/RESULTS.md" >/dev/null 2>"$tmp/pr-page.err"
+rc=$?
+t "promote: the page's section, the reads before and after on the disk's clock ($rc)" sh -c "[ $rc = 0 ] && grep -q '^## Promotion' '$tmp/pr/RESULTS.md' &&
+	grep -qF '| promote-80 | N-before | $(want_mmm $(join_col aged-80 N service_p50_ms | head -n 1)) |' '$tmp/pr/RESULTS.md' &&
+	grep -qF '| promote-80 | run1 | 2 of 2 | 3.0 | 0.300 | 0.950 | 12.50 | 10.0 | 11.0 | 1 of 2 | 2 of 2 |' '$tmp/pr/RESULTS.md'"
+
+# qd, a measure of its own (bench/measure-qd.sh): two queueing scenarios
+# made here, each read of join.csv with its times on the disk's clock; the
+# pair's reads per second and the most reads at the drive at once are
+# computed again here from the same rows
+fresh_copy "$tmp/qd" && : >"$tmp/qd/status"
+grep -E '^qd-mixed-(1-none|32-none) ' "$top/bench/scenarios" >>"$tmp/qd/scenarios"
+for x in qd-mixed-1-none:1 qd-mixed-32-none:32; do
+	q=${x#*:} d=$tmp/qd/${x%:*}/run1
+	mkdir -p "$d" && printf 'qd=%s\nscheduler=none\n' "$q" >"$d/env.txt" && echo "${x%:*} 1 ok" >>"$tmp/qd/status"
+	cp "$fixture/randread/run1/trace.csv" "$d/trace.csv"
+	awk -v q="$q" 'BEGIN { print "job,arrival_us,end_us,matched,service_us,queue_us,seek_us,rotation_us"; split("hc-hot hc-cold nn-a nn-b hh-a hh-b", J, " ")
+		for (j = 1; j <= 6; j++) for (i = 0; i < 10; i++) { a = 1e6 * int((j + 1) / 2) + i * 1000 * (q == 1 ? 8 : 1); sv = 4000 + 100 * i + 10 * j
+			printf "%s,%d,%d,1,%d,%d,%d,%d\n", J[j], a, a + sv, sv, sv / 4, sv / 2, sv / 4 } }' >"$d/join.csv"
+	printf '{"jobs":[%s]}\n' "$(for j in hc-hot hc-cold nn-a nn-b hh-a hh-b; do printf '{"jobname":"%s","read":{"total_ios":10,"clat_ns":{"mean":6e6,"percentile":{"50.000000":5e6,"99.000000":9e6}}}},' "$j"; done | sed 's/,$//')" >"$d/fio.out"
+done
+"$top/bench/summarise.sh" "$tmp/qd" >/dev/null 2>"$tmp/qd.err"
+rc=$?
+t "qd: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/qd.err'; exit 1; }"
+for x in qd-mixed-1-none qd-mixed-32-none; do
+	w=$(awk -F, 'NR > 1 { p = $1; sub(/-.*/, "", p); if (p != "hc") next; if (!a || $2 < a) a = $2; if ($3 > e) e = $3; n++; ev[++k] = $2 " 1"; ev[++k] = $3 " -1" }
+		END { printf "%.2f\n", n / ((e - a) / 1e6); for (i = 1; i <= k; i++) print ev[i] }' "$tmp/qd/$x/run1/join.csv" |
+		{ read -r iops; sort -k1,1g -k2,2n | awk -v i="$iops" '{ q += $2; if (q > m) m = q } END { printf "%s %d", i, m }'; })
+	is "qd: $x, the hot+cold pair's reads/s and most at the drive" \
+		"$(csv_get "$tmp/qd/summary/qd-pairs.csv" iops_median scenario=$x pair=hc | xargs printf '%.2f') $(csv_get "$tmp/qd/summary/qd-pairs.csv" max_at_drive_max scenario=$x pair=hc)" "$w"
+done
+"$top/bench/plots.sh" "$tmp/qd" >/dev/null 2>&1 && "$top/bench/results.sh" "$tmp/qd" "$tmp/qd/RESULTS.md" >/dev/null 2>"$tmp/qd-page.err"
+rc=$?
+t "qd: the page's section, its tables and figure ($rc)" sh -c "[ $rc = 0 ] && grep -q '^## Command queueing: queue depth 1 vs 32 (bench/mixed-qd.fio)' '$tmp/qd/RESULTS.md' &&
+	grep -q '^| qd-mixed-32-none | 32 | none | hc (2 jobs) |' '$tmp/qd/RESULTS.md' && grep -q '^| qd-mixed-1-none | hc-hot | 10 |' '$tmp/qd/RESULTS.md' &&
+	grep -q '^- scheduler none: reading hot and cold at once costs' '$tmp/qd/RESULTS.md' && grep -qF '](plots/figures/qd-mixed.png)' '$tmp/qd/RESULTS.md'"
+t "qd: qd-mixed.png is a PNG" is_png "$tmp/qd/plots/figures/qd-mixed.png"
+
+# pairiops, the measure added as one file (bench/measure-pairiops.sh): the
+# aged scenarios of a copy of the fixture tagged with it in OUT/scenarios;
+# a pair's reads over its jobs' span, from hc-tracejoin's summary
+cp -a "$fixture" "$tmp/pi" && sed -i '/^aged-80 /s/aged,seq,rand,iops/aged,seq,rand,iops,pairiops/' "$tmp/pi/scenarios"
+"$top/bench/summarise.sh" "$tmp/pi" >/dev/null 2>"$tmp/pi.err"
+rc=$?
+t "pairiops: summarise ($rc)" sh -c "[ $rc = 0 ] || { cat '$tmp/pi.err'; exit 1; }"
+pi=$(for d in "$fixture/aged-80"/run*; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $1 ~ /^hc-/ {
+	if (a == "" || $h["first_arrival_us"] < a) a = $h["first_arrival_us"]; if ($h["last_end_us"] > e) e = $h["last_end_us"]; m += $h["matched"] }
+	END { printf "%.2f\n", m / ((e - a) / 1e6) }' "$d/join-summary.csv"; done)
+# shellcheck disable=SC2086
+is "pairiops: aged-80's hot+cold pair, reads/s median (min-max) of the seeds" "$(csv_mmm "$tmp/pi/summary/pairiops.csv" iops scenario=aged-80 pair=hc)" "$(want_mmm $pi)"
+"$top/bench/results.sh" "$tmp/pi" "$tmp/pi/RESULTS.md" >/dev/null 2>"$tmp/pi-page.err"
+rc=$?
+t "pairiops: its section on the page, nothing missing ($rc)" sh -c "[ $rc = 0 ] && grep -q '^## Two sets read at once' '$tmp/pi/RESULTS.md' &&
+	grep -qF '| aged-80 | hc | $(want_mmm $pi) |' '$tmp/pi/RESULTS.md' && ! grep -q 'Missing from this page' '$tmp/pi/RESULTS.md'"
 
 # A failed run: left out of the summaries, the page marked partial
 fresh_copy "$tmp/part" && sed -i 's/^seq 2 ok$/seq 2 FAIL status=1/' "$tmp/part/status" && echo partial=1 >>"$tmp/part/run-env.txt"

@@ -4,7 +4,7 @@
 # what the drive's choice of the next request saves) and the reads per
 # second of each pair of jobs read at once, both on the disk model's clock
 # (median, error bars min-max of the runs).  Reads DIR/qd-wide-KIND.csv
-# (bench/summarise-qd.sh): label, then per pair pos med,min,max, then per
+# (bench/measure-qd.sh): label, then per pair pos med,min,max, then per
 # pair iops med,min,max.
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" \
 #                -e "kind='mixed'" -e "pairs='hc nn hh'" \
