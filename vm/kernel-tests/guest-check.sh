@@ -52,7 +52,14 @@ TMO=${HC_TIMEOUT:-900}
 . "$T/tap.sh"
 tap_name=guest-check
 TAP_PREFIX="guest: "
-diag() { echo "# $*"; }
+# kmark TEXT: a "guest-check: TEXT" record in the kernel log, so that a
+# splat in it can be put down to the test that was running
+# (vm/kernel-tests/splat-scan.sh, make guest-check-debug)
+kmark() { echo "guest-check: $*" >/dev/kmsg 2>/dev/null; }
+diag() {
+	echo "# $*"
+	case $1 in ===*) kmark "$*" ;; esac
+}
 
 case $FLAVOUR in
 patched|stock) ;;
@@ -89,6 +96,7 @@ done
 run() {
 	prog=$1
 	shift
+	kmark "$prog $*"
 	timeout "$TMO" "$T/$prog" "$@"
 	rc=$?
 	case $rc in
@@ -261,6 +269,7 @@ if [ "$FLAVOUR" = patched ]; then
 			not_ok "mount -o $opts $VDB: $(cat /tmp/mount.log)"
 			continue
 		fi
+		kmark "hc-age to $pct% ($mode)"
 		if timeout "$TMO" "$T/hc-age" --seed 1 --target "$pct" --churn 0.5 \
 			--dirs 32 --sets H:hot:8:4M,C:cold:8:4M,N:none:8:4M --quiet \
 			/mnt/b >/tmp/age.log 2>&1; then
@@ -536,6 +545,7 @@ if [ -d "$T/openat2" ] && [ -n "$(ls "$T/openat2" 2>/dev/null)" ]; then
 	for b in "$T"/openat2/*; do
 		[ -x "$b" ] || continue
 		name=$(basename "$b")
+		kmark "openat2 $name"
 		(cd /tmp && timeout "$TMO" "$b") >/tmp/openat2.log 2>&1
 		rc=$?
 		# their own TAP lines become comments: the host counts ours
