@@ -25,6 +25,14 @@ if [ ! -s "$out/kmsg.log" ]; then
 	echo "not ok - debug: no kernel log came back from the guest (see $out/guest.out)"
 	exit 1
 fi
+# how long each section of the suite took on this kernel (the kernel's
+# timestamps of guest-check.sh's "===" markers), to choose a subset by
+awk -F';' 'BEGIN { name = "boot, to the first section"; t0 = 0 }
+/^kmsg: [0-9]+,[0-9]+,[0-9]+,[^;]*;(guest-check: ===|guest-kmsg: end of)/ {
+	split($1, f, ","); t = f[3] / 1e6
+	if (name != "") printf "# guest-check-debug: %5.0f s %s\n", t - t0, name
+	name = $2; sub(/^guest-check: /, "", name); t0 = t
+}' "$out/kmsg.log"
 # lockdep and KASAN announce themselves at boot; the last record is the
 # one guest-kmsg.sh writes after the suite (a reader that died early
 # lacks it)
