@@ -18,12 +18,16 @@ KSRC_STOCK := $(BUILD)/linux-stock
 KSRC_PATCHED := $(BUILD)/linux-patched
 KOUT_STOCK := $(BUILD)/kbuild-stock
 KOUT_PATCHED := $(BUILD)/kbuild-patched
+KOUT_DEBUG := $(BUILD)/kbuild-debug
 KCONFIG_FRAGMENT := $(TOP)/kernel-patches/vm.config
+# the debug flavour: the patched tree, vm.config and then this
+KCONFIG_DEBUG := $(TOP)/kernel-patches/debug.config
 SERIES := $(sort $(filter-out %/0000-cover-letter.patch,$(wildcard $(TOP)/kernel-patches/0*.patch)))
 KMAKE = nice $(MAKE) -s -j$(JOBS) CC="ccache gcc" HOSTCC="ccache gcc"
 VMRUN := $(TOP)/vm/runner/run
 BZIMAGE_PATCHED := $(KOUT_PATCHED)/arch/x86/boot/bzImage
 BZIMAGE_STOCK := $(KOUT_STOCK)/arch/x86/boot/bzImage
+BZIMAGE_DEBUG := $(KOUT_DEBUG)/arch/x86/boot/bzImage
 
 # ccache keyed on paths relative to the checkout, so that a clone in another
 # folder (CI's) reuses what an earlier build compiled.
@@ -55,6 +59,7 @@ help:
 	@echo "  deps                  install the Debian packages that are missing"
 	@echo "  kernel-patched        extract linux-source-6.1, apply kernel-patches/, build"
 	@echo "  kernel-stock          the same tree unpatched (the baseline)"
+	@echo "  kernel-debug          the patched tree with lockdep, KASAN, DEBUG_ATOMIC_SLEEP"
 	@echo "  kernel-compile-test   compile every .c file the series touches (allmodconfig)"
 	@echo "  kernel-checkpatch     scripts/checkpatch.pl --strict on every patch"
 	@echo "  vm-initramfs          the guest's busybox + e2fsprogs initramfs"
@@ -97,14 +102,17 @@ $(BUILD)/.stamp-src-patched: $(BUILD)/.stamp-src-stock $(SERIES)
 	@rm -rf $(BUILD)/tmp-patched
 	@touch $@
 
-# $(call kconfig,SRC,OUT)
+# $(call kconfig,SRC,OUT[,MORE FRAGMENTS]): tinyconfig, then vm.config and
+# any further fragments merged in order; every =y line of each must stick.
 define kconfig
 	@mkdir -p $(2)
 	@$(MAKE) -s -C $(1) O=$(2) tinyconfig >/dev/null
-	@cd $(1) && scripts/kconfig/merge_config.sh -m -O $(2) $(2)/.config $(KCONFIG_FRAGMENT) >/dev/null
+	@cd $(1) && scripts/kconfig/merge_config.sh -m -O $(2) $(2)/.config $(KCONFIG_FRAGMENT) $(3) >/dev/null
 	@$(MAKE) -s -C $(1) O=$(2) olddefconfig >/dev/null
-	@for o in $$(grep -v '^#' $(KCONFIG_FRAGMENT) | grep '=y$$'); do \
-		grep -qx "$$o" $(2)/.config || { echo "kernel config: $$o from $(KCONFIG_FRAGMENT) did not stick" >&2; exit 1; }; \
+	@for f in $(KCONFIG_FRAGMENT) $(3); do \
+		for o in $$(grep -v '^#' $$f | grep '=y$$'); do \
+			grep -qx "$$o" $(2)/.config || { echo "kernel config: $$o from $$f did not stick" >&2; exit 1; }; \
+		done; \
 	done
 endef
 
@@ -116,7 +124,12 @@ $(KOUT_PATCHED)/.config: $(KCONFIG_FRAGMENT) $(BUILD)/.stamp-src-patched
 	@echo "  CONFIG  patched"
 	$(call kconfig,$(KSRC_PATCHED),$(KOUT_PATCHED))
 
-.PHONY: kernel-stock kernel-patched kernel-compile-test kernel-checkpatch
+# The debug flavour shares the patched source tree, in its own O= folder.
+$(KOUT_DEBUG)/.config: $(KCONFIG_FRAGMENT) $(KCONFIG_DEBUG) $(BUILD)/.stamp-src-patched
+	@echo "  CONFIG  debug"
+	$(call kconfig,$(KSRC_PATCHED),$(KOUT_DEBUG),$(KCONFIG_DEBUG))
+
+.PHONY: kernel-stock kernel-patched kernel-debug kernel-compile-test kernel-checkpatch
 kernel-stock: $(KOUT_STOCK)/.config
 	@echo "  KBUILD  stock ($$(date +%T))"
 	@$(KMAKE) -C $(KSRC_STOCK) O=$(KOUT_STOCK) bzImage
@@ -126,6 +139,13 @@ kernel-patched: $(KOUT_PATCHED)/.config
 	@echo "  KBUILD  patched ($$(date +%T))"
 	@$(KMAKE) -C $(KSRC_PATCHED) O=$(KOUT_PATCHED) bzImage
 	@echo "  KERNEL  $(BZIMAGE_PATCHED)"
+
+# The patched series with lockdep, KASAN, DEBUG_ATOMIC_SLEEP and DEBUG_LIST
+# (kernel-patches/debug.config), for make guest-check-debug.
+kernel-debug: $(KOUT_DEBUG)/.config
+	@echo "  KBUILD  debug ($$(date +%T))"
+	@$(KMAKE) -C $(KSRC_PATCHED) O=$(KOUT_DEBUG) bzImage
+	@echo "  KERNEL  $(BZIMAGE_DEBUG)"
 
 kernel-compile-test: $(BUILD)/.stamp-src-patched
 	kernel-patches/compile-test.sh $(KSRC_PATCHED) $(BUILD)/kbuild-allmod $(SERIES)

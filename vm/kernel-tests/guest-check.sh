@@ -52,7 +52,14 @@ TMO=${HC_TIMEOUT:-900}
 . "$T/tap.sh"
 tap_name=guest-check
 TAP_PREFIX="guest: "
-diag() { echo "# $*"; }
+# kmark TEXT: a "guest-check: TEXT" record in the kernel log, so that a
+# splat in it can be put down to the test that was running
+# (vm/kernel-tests/splat-scan.sh, make guest-check-debug)
+kmark() { echo "guest-check: $*" >/dev/kmsg 2>/dev/null; }
+diag() {
+	echo "# $*"
+	case $1 in ===*) kmark "$*" ;; esac
+}
 
 case $FLAVOUR in
 patched|stock) ;;
@@ -60,6 +67,25 @@ patched|stock) ;;
 	exit 2 ;;
 esac
 export KERNEL_FLAVOUR="$FLAVOUR"
+
+# HC_SECTIONS="NAME ...": run only these sections of the suite (make
+# guest-check-debug's subset on the slow debug kernel); unset or empty:
+# all of them.  A section left out prints a SKIP line, never a pass.
+SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count race otherfs openat2"
+for sec in ${HC_SECTIONS:-}; do
+	case " $SECTIONS " in
+	*" $sec "*) ;;
+	*)	not_ok "HC_SECTIONS: no section '$sec' (sections: $SECTIONS)"
+		exit 2 ;;
+	esac
+done
+[ -n "${HC_SECTIONS:-}" ] && diag "HC_SECTIONS: only $HC_SECTIONS"
+# section NAME: whether to run it
+section() {
+	case " ${HC_SECTIONS:-$SECTIONS} " in *" $1 "*) return 0 ;; esac
+	skip "section $1" "not in HC_SECTIONS"
+	return 1
+}
 
 # busybox (standalone shell, applets preferred) has its own mke2fs and
 # tune2fs: always call the e2fsprogs binaries by absolute path.
@@ -89,6 +115,7 @@ done
 run() {
 	prog=$1
 	shift
+	kmark "$prog $*"
 	timeout "$TMO" "$T/$prog" "$@"
 	rc=$?
 	case $rc in
@@ -152,7 +179,7 @@ set_rot() {	# DEV 0|1
 ##### 1 + 7 + 5: placement, tracepoint and ABI on the 64 GiB disk
 diag "=== placement on $VDA (ext4 defaults) ==="
 set_rot "$VDA" 1 || not_ok "$(rot "$VDA") could not be set to 1"
-if mkfs_ext4 "$VDA" && mnt "$VDA" /mnt/a; then
+if section place && mkfs_ext4 "$VDA" && mnt "$VDA" /mnt/a; then
 	if [ "$FLAVOUR" = patched ]; then
 		run hc_place honour "$VDA" /mnt/a
 		run hc_trace honour "$VDA" /mnt/a
@@ -167,7 +194,7 @@ fi
 
 ##### 3: rotational flag cleared
 diag "=== $VDA with queue/rotational = 0 ==="
-if mkfs_ext4 "$VDA"; then
+if section nonrot && mkfs_ext4 "$VDA"; then
 	if set_rot "$VDA" 0; then
 		ok "$(rot "$VDA") set to 0"
 		if mnt "$VDA" /mnt/a; then
@@ -192,7 +219,7 @@ fi
 
 ##### 4: unprivileged user, then reserved gid
 diag "=== unprivileged creates on $VDA ==="
-if mkfs_ext4 "$VDA" && mnt "$VDA" /mnt/a; then
+if section unpriv && mkfs_ext4 "$VDA" && mnt "$VDA" /mnt/a; then
 	if [ "$FLAVOUR" = patched ]; then
 		run hc_unpriv drop "$VDA" /mnt/a
 	else
@@ -218,7 +245,7 @@ fi
 
 ##### 2: small filesystem (<= 3 groups)
 diag "=== small fs on $VDC ==="
-if mkfs_ext4 "$VDC" -b 4096 && mnt "$VDC" /mnt/c; then
+if section small && mkfs_ext4 "$VDC" -b 4096 && mnt "$VDC" /mnt/c; then
 	if [ "$FLAVOUR" = patched ]; then
 		run hc_place small "$VDC" /mnt/c
 	else
@@ -229,7 +256,7 @@ fi
 
 ##### 6: fallback when the hot third has no free inodes
 diag "=== fallback on $VDB (few inodes) ==="
-if mkfs_ext4 "$VDB" -b 4096 -N 2048 -g 8192 && mnt "$VDB" /mnt/b; then
+if section fallback && mkfs_ext4 "$VDB" -b 4096 -N 2048 -g 8192 && mnt "$VDB" /mnt/b; then
 	if [ "$FLAVOUR" = patched ]; then
 		run hc_fallback "$VDB" /mnt/b
 	else
@@ -242,7 +269,9 @@ fi
 ##### root reserve): tunables, cold from the inner end, counters == FIEMAP
 ##### on aged filesystems, the reserve keeps the hot region, no early ENOSPC
 diag "=== regions on $VDB as it fills ==="
-if [ "$FLAVOUR" = patched ]; then
+if ! section region; then
+	:
+elif [ "$FLAVOUR" = patched ]; then
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0; then
 		mkdir -p /mnt/b
 		run hc_region mountopts "$VDB" /mnt/b
@@ -261,6 +290,7 @@ if [ "$FLAVOUR" = patched ]; then
 			not_ok "mount -o $opts $VDB: $(cat /tmp/mount.log)"
 			continue
 		fi
+		kmark "hc-age to $pct% ($mode)"
 		if timeout "$TMO" "$T/hc-age" --seed 1 --target "$pct" --churn 0.5 \
 			--dirs 32 --sets H:hot:8:4M,C:cold:8:4M,N:none:8:4M --quiet \
 			/mnt/b >/tmp/age.log 2>&1; then
@@ -329,7 +359,9 @@ csv_get() { awk -F, -v f="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b + 0) }'; }
 # sum_of FILE: its SHA-256 (never empty: a missing tool or file fails the test)
 sum_of() { s=$(sha256sum <"$1" 2>/dev/null | cut -d" " -f1); echo "${s:-none}"; }
-if [ "$FLAVOUR" = patched ] && mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0 && mkdir -p /mnt/b &&
+if ! section move; then
+	:
+elif [ "$FLAVOUR" = patched ] && mkfs_ext4 "$VDB" -b 4096 -g 8192 -m 0 && mkdir -p /mnt/b &&
    timeout 120 mount -t ext4 -o noinit_itable,region_reserve=1 "$VDB" /mnt/b 2>/tmp/mount.log; then
 	mkdir -p /mnt/b/d
 	for f in f1 f2 f3; do
@@ -402,7 +434,7 @@ fi
 ##### and busybox cp/dd/tar inherit the mark, also after a remount
 ##### (vdb: 32 groups of 32 MiB, flex groups of 4)
 diag "=== directory marks on $VDB ==="
-if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
+if section dirmark && mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
 	if [ "$FLAVOUR" = patched ]; then
 		run hc_dirmark mark "$VDB" /mnt/b
 		if timeout 120 umount /mnt/b && mnt "$VDB" /mnt/b; then
@@ -433,7 +465,7 @@ fi
 ##### dir is not marked, renamed out it gives no hot files, nor do its
 ##### creates in the hot dir (region_reserve=1 keeps unhinted files out
 ##### of the hot region, so FIEMAP tells)
-if [ "$FLAVOUR" = patched ]; then
+if [ "$FLAVOUR" = patched ] && section escape; then
 	diag "=== directory mark escape on $VDB ==="
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mkdir -p /mnt/b &&
 	   timeout 120 mount -t ext4 -o noinit_itable,region_reserve=1 "$VDB" /mnt/b 2>/tmp/mount.log; then
@@ -449,7 +481,9 @@ fi
 ##### 256 MiB ext4 of 16 groups of 16 MiB on the 1 GiB disk)
 diag "=== resize keeps the hints on $VDB ==="
 RESIZE2FS=$(e2prog resize2fs) || not_ok "e2fsprogs resize2fs not found"
-if timeout 300 "$MKE2FS" -q -F -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 \
+if ! section resize; then
+	:
+elif timeout 300 "$MKE2FS" -q -F -t ext4 -E lazy_itable_init=1,lazy_journal_init=1 \
 	-b 4096 -g 4096 -G 4 -m 0 "$VDB" 65536 >/tmp/mkfs.log 2>&1; then
 	if mnt "$VDB" /mnt/b; then
 		run hc_resize "$VDB" /mnt/b "$RESIZE2FS"
@@ -474,7 +508,7 @@ fi
 
 ##### 13d: the hint counters count a create once, when it succeeded, and
 ##### a file's spill once (vdb: 256 MiB, 16 groups of 16 MiB)
-if [ "$FLAVOUR" = patched ]; then
+if [ "$FLAVOUR" = patched ] && section count; then
 	diag "=== hint counters on $VDB ==="
 	for m in evict quota enospc noregion; do
 		case $m in
@@ -498,7 +532,7 @@ fi
 ##### a failure is a bug): the system.hotcold setter against fast
 ##### commits of the same directory; the region tunables written while
 ##### O_HOT/O_COLD files allocate (vdb)
-if [ "$FLAVOUR" = patched ]; then
+if [ "$FLAVOUR" = patched ] && section race; then
 	diag "=== races on $VDB ==="
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -O fast_commit && mnt "$VDB" /mnt/b; then
 		run hc_race mark "$VDB" /mnt/b 30
@@ -512,30 +546,35 @@ fi
 
 ##### 8: tmpfs and ext2 accept the flags
 diag "=== tmpfs and ext2 ==="
-mkdir -p /mnt/t
-if timeout 60 mount -t tmpfs hctmp /mnt/t; then
-	run hc_otherfs tmpfs /mnt/t
-	timeout 60 umount /mnt/t || not_ok "umount tmpfs /mnt/t"
-else
-	not_ok "mount tmpfs on /mnt/t"
-fi
-mkdir -p /tmp/hc-tmp && run hc_otherfs tmp /tmp/hc-tmp
-if timeout 300 "$MKE2FS" -q -F -t ext2 "$VDC" >/tmp/mkfs.log 2>&1; then
-	if mnt "$VDC" /mnt/c ext2; then
-		diag "ext2 mount: $(grep ' /mnt/c ' /proc/mounts)"
-		run hc_otherfs ext2 /mnt/c
-		umnt_fsck "$VDC" /mnt/c "ext2 tests"
+if section otherfs; then
+	mkdir -p /mnt/t
+	if timeout 60 mount -t tmpfs hctmp /mnt/t; then
+		run hc_otherfs tmpfs /mnt/t
+		timeout 60 umount /mnt/t || not_ok "umount tmpfs /mnt/t"
+	else
+		not_ok "mount tmpfs on /mnt/t"
 	fi
-else
-	not_ok "mke2fs -t ext2 $VDC: $(cat /tmp/mkfs.log)"
+	mkdir -p /tmp/hc-tmp && run hc_otherfs tmp /tmp/hc-tmp
+	if timeout 300 "$MKE2FS" -q -F -t ext2 "$VDC" >/tmp/mkfs.log 2>&1; then
+		if mnt "$VDC" /mnt/c ext2; then
+			diag "ext2 mount: $(grep ' /mnt/c ' /proc/mounts)"
+			run hc_otherfs ext2 /mnt/c
+			umnt_fsck "$VDC" /mnt/c "ext2 tests"
+		fi
+	else
+		not_ok "mke2fs -t ext2 $VDC: $(cat /tmp/mkfs.log)"
+	fi
 fi
 
 ##### 10: openat2 selftests from the patched tree
 diag "=== openat2 selftests ==="
-if [ -d "$T/openat2" ] && [ -n "$(ls "$T/openat2" 2>/dev/null)" ]; then
+if ! section openat2; then
+	:
+elif [ -d "$T/openat2" ] && [ -n "$(ls "$T/openat2" 2>/dev/null)" ]; then
 	for b in "$T"/openat2/*; do
 		[ -x "$b" ] || continue
 		name=$(basename "$b")
+		kmark "openat2 $name"
 		(cd /tmp && timeout "$TMO" "$b") >/tmp/openat2.log 2>&1
 		rc=$?
 		# their own TAP lines become comments: the host counts ours

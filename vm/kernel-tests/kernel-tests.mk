@@ -15,6 +15,11 @@
 #                              no VM, no mounting
 #   make guest-check-patched   the suite in a guest on the patched kernel
 #   make guest-check-stock     and on the stock kernel
+#   make guest-check-debug     the suite's locking sections (patched
+#                              expectations; DEBUG_SECTIONS= for all) on the
+#                              debug kernel (lockdep, KASAN, ...): fails on a
+#                              splat in the guest's kernel log as well
+#   make guest-splat-check     host unit test of the splat scanner
 #
 # The openat2 selftests are compiled statically from the PATCHED tree
 # ($(KSRC_PATCHED)/tools/testing/selftests/openat2) into .../tests/openat2/.
@@ -35,11 +40,12 @@ GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(TOP)/vm/lib/tap.h \
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
 		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count
-GUEST_SCRIPTS := guest-check.sh
+GUEST_SCRIPTS := guest-check.sh guest-kmsg.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS) tap.sh) \
 		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age $(GUEST_BIN)/hc-move
 
-.PHONY: guest-tests guest-helpers-check guest-tests-clean guest-check-patched guest-check-stock
+.PHONY: guest-tests guest-helpers-check guest-tests-clean guest-check-patched guest-check-stock \
+	guest-check-debug guest-splat-check
 
 guest-tests: $(GUEST_TARGETS)
 
@@ -99,9 +105,40 @@ guest-check-stock: kernel-stock guest-tests vm-initramfs
 	@$(VMRUN) --timeout 2400 --kernel $(BZIMAGE_STOCK) $(GUEST_DISKS) \
 		--initrd-extra $(BUILD)/guest-tests/root -- 'KERNEL_FLAVOUR=stock /tests/guest-check.sh'
 
-CHECK_HOST_TARGETS += guest-helpers-check
-CHECK_GUEST_TARGETS += guest-check-patched guest-check-stock
+# The suite on the debug kernel (make kernel-debug: lockdep, KASAN,
+# DEBUG_ATOMIC_SLEEP, DEBUG_LIST), the patched kernel's expectations.  The
+# guest's whole kernel log, read from /dev/kmsg from boot on
+# (guest-kmsg.sh), comes back to $(GUEST_OUT)/debug/kmsg.log and a splat in
+# it fails the run (guest-check-debug.sh, splat-scan.sh).  printk.devkmsg=on: the
+# suite's markers in the log are not rate-limited away.  A 120 s RCU stall
+# timeout: under TCG and KASAN a slow guest is no stall.
+#
+# NOT THE WHOLE SUITE: under TCG, KASAN and lockdep make the guest several
+# times slower, and make check may grow by about 12 minutes at most, so the
+# debug tier runs the sections that exercise the series' locking: the
+# mballoc region lists and free totals (fallback, region, move), the
+# system.hotcold setter and directory marks (dirmark, escape, race), the
+# recount after a resize (resize) and the hint counters (count).  Left out:
+# place, nonrot, unpriv (and FUSE), small, otherfs, openat2; each prints a
+# SKIP line.  make guest-check-debug DEBUG_SECTIONS= runs the whole suite.
+DEBUG_SECTIONS ?= fallback region move dirmark escape resize count race
+DEBUG_APPEND := printk.devkmsg=on rcupdate.rcu_cpu_stall_timeout=120
+guest-check-debug: kernel-debug guest-tests vm-initramfs
+	@$(GUEST_SRC)/guest-check-debug.sh $(GUEST_OUT)/debug \
+		$(VMRUN) --timeout 3600 --kernel $(BZIMAGE_DEBUG) $(GUEST_DISKS) \
+		--append '$(DEBUG_APPEND)' --initrd-extra $(BUILD)/guest-tests/root -- \
+		'KERNEL_FLAVOUR=patched HC_SECTIONS="$(DEBUG_SECTIONS)" /tests/guest-kmsg.sh /tests/guest-check.sh'
+
+# the splat scanner on captured logs: a KASAN report, lockdep reports, a
+# sleep in atomic context, a WARNING must each fail it; a clean boot passes
+guest-splat-check:
+	@sh $(GUEST_SRC)/test-splat-scan.sh $(GUEST_SRC)/testdata
+
+CHECK_HOST_TARGETS += guest-helpers-check guest-splat-check
+CHECK_GUEST_TARGETS += guest-check-patched guest-check-stock guest-check-debug
 HELP_LINES += "guest-tests          build the in-guest O_HOT/O_COLD test suite into build/guest-tests/root"
 HELP_LINES += "guest-helpers-check  host unit tests of the guest test helpers (no VM)"
 HELP_LINES += "guest-check-patched   the kernel tests in a guest on the patched kernel"
 HELP_LINES += "guest-check-stock     the same tests on the stock kernel (no placement effect)"
+HELP_LINES += "guest-check-debug     the locking sections of the tests on the debug kernel; a splat fails"
+HELP_LINES += "guest-splat-check     host unit test of the kernel-log splat scanner (no VM)"
