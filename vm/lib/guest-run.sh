@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm/lib/guest-run.sh - sourced (bash) by every stage that boots a guest for
 # its results: the one way to run that guest, keep what it made, and say
 # why it failed.
