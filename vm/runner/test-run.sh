@@ -41,6 +41,10 @@ case $err in *"--out '/proc/vmrun-out-test'"*) ok "--out: that folder is named";
 : >"$tmp/a-file"
 err=$("$run" --kernel "$kernel" --out "$tmp/a-file" -- true 2>&1)
 is "--out: a path that is a file is refused" $? 2
+err=$("$run" --kernel "$kernel" --out /proc/sys -- true 2>&1)
+is "--out: a folder that cannot be written is refused" $? 2
+case $err in *"--out '/proc/sys': that directory is not writable"*) ok "--out: ... and named";;
+	*) not_ok "--out: ... and named (got '$err')";; esac
 err=$("$run" --kernel "$kernel" --out "$tmp/o" --out-size 12X -- true 2>&1)
 is "--out-size: a bad size is refused" $? 2
 case $err in *12X*) ok "--out-size: the bad size is named";; *) not_ok "--out-size: the bad size is named ($err)";; esac
