@@ -13,11 +13,13 @@
 #   first a warm-up).
 # Writes OUT/alloc-runs.csv:
 #   run,size,groups,kernel,reserve,mode,files,bytes,seconds,rate,sys_us_per_file,groups_scanned
-# and OUT/runs/ROUND-SIZE-KERNEL/{guest.out,vmrun.err}; then
+# and OUT/runs/ROUND-SIZE-KERNEL/: the guest's alloc.csv, and guest.out,
+# vmrun.err, console.log, vm.env (vm/lib/guest-run.sh); then
 # bench/alloc-results.sh OUT writes OUT/RESULTS.md.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/lib.sh"
+. "$top/vm/lib/guest-run.sh"
 lib_init ALLOC alloc-bench.sh
 out=${1:-} patched=${2:-} stock=${3:-} root=${4:-}
 [ $# = 4 ] || die "usage: bench/alloc-bench.sh OUT PATCHED_BZIMAGE STOCK_BZIMAGE TESTROOT"
@@ -42,17 +44,23 @@ for r in $(seq 1 "$RUNS"); do
 			n=$((n + 1))
 			stage "round $r/$RUNS size $s kernel $k (boot $n of $total)"
 			d=$out/runs/$r-$s-$k
-			mkdir -p "$d"
+			rm -rf "$d"
 			eval "img=\$$k"
 			res="0 1"
 			[ $k = stock ] && res=0
-			VM_QUIET=1 "$top/vm/runner/run" --timeout 5400 --kernel "$img" --disk "$s" --initrd-extra "$root" -- \
-				"KERNEL_FLAVOUR=$k BENCH_RESERVES='$res' BENCH_FILES=$files BENCH_ROUNDS=$rounds /tests/guest-alloc.sh" \
-				>"$d/guest.out" 2>"$d/vmrun.err" || { guest_failed "$d" "the $k kernel's guest at size $s failed"; exit 1; }
-			lines=$(grep -E '^[01],(none|hot|cold),' "$d/guest.out")
-			[ -n "$lines" ] || { guest_failed "$d" "no results from the $k kernel at size $s"; exit 1; }
-			echo "$lines" | awk -F, -v r="$r" -v s="$s" -v k="$k" \
-				'{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, $8, k, $1, $2, $3, $4, $5, $6, $7, $9 }' >>"$csv"
+			guest_run "alloc-bench: round $r size $s, the $k kernel" "$d" $k --timeout 5400 \
+				--kernel "$img" --disk "$s" --initrd-extra "$root" -- \
+				"KERNEL_FLAVOUR=$k BENCH_RESERVES='$res' BENCH_FILES=$files BENCH_ROUNDS=$rounds /tests/guest-alloc.sh" ||
+				exit 1
+			# the guest's alloc.csv, by column name; one row per mode asked
+			awk -F, -v need="reserve mode files bytes seconds rate sys_us_per_file groups groups_scanned" \
+				-v r="$r" -v s="$s" -v k="$k" "$CSV_AWK"'
+				{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, $C["groups"], k, $C["reserve"], $C["mode"],
+					$C["files"], $C["bytes"], $C["seconds"], $C["rate"], $C["sys_us_per_file"], $C["groups_scanned"]; n++ }
+				END { if (csv_bad) exit 2; if (n != want) { printf "%d rows, not %d", n, want >"/dev/stderr"; exit 3 } }' want=$(($(echo $res | wc -w) * 3)) \
+				"$d/alloc.csv" >"$d/rows.csv" 2>"$d/rows.err" ||
+				{ echo "alloc-bench: round $r size $s, the $k kernel: $d/alloc.csv is not what guest-alloc.sh writes ($(cat "$d/rows.err"); see $d/guest.out)" >&2; exit 1; }
+			cat "$d/rows.csv" >>"$csv"
 		done
 	done
 done

@@ -21,7 +21,8 @@
 # reads the runs' traces (hc-arraytrace) into arrays-runs.csv and writes
 # arrays-agree.csv, arrays-placement.csv, arrays-perf.csv (median, min, max over the runs),
 # figures/arrays-seq.png, figures/arrays-rand.png and RESULTS.md.  The raw
-# runs (traces, guest output) stay in $BUILD/bench/arrays/$(basename OUT)/
+# runs (traces, the guest's files and vm/lib/guest-run.sh's guest.out,
+# vmrun.err, console.log, vm.env) stay in $BUILD/bench/arrays/$(basename OUT)/
 # LAYOUT-N/runR/ (ARRAYS_RAW overrides the folder)
 # (an "ok" file in each run the guest finished); bench/arrays-summarise.sh
 # OUT alone redoes everything after the guests from them.
@@ -49,6 +50,7 @@ bin=$build/arrays/root/tests/arrays
 trace_tool=$build/arrays/hc-arraytrace
 
 . "$top/bench/lib.sh" && lib_init ARRAYS bench/arrays.sh
+. "$top/vm/lib/guest-run.sh"
 
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a number of runs, 1 or more" ;; esac
 for m in $ARRAY_MEMBERS; do
@@ -83,17 +85,11 @@ for n in $ARRAY_MEMBERS; do
 				members+=("/dev/vd${letters:$i:1}")
 			done
 			stage "$layout over $n x $DISK_SIZE, run $r/$RUNS"
-			"$top/vm/runner/run" --kernel "$BZIMAGE_PATCHED" --timeout "$VM_TIMEOUT" \
+			guest_run "bench/arrays.sh: $layout x $n run $r" "$d" patched \
+				--kernel "$BZIMAGE_PATCHED" --timeout "$VM_TIMEOUT" \
 				"${hdds[@]}" --initrd-extra "$build/arrays/root" -- \
-				"sh /tests/arrays/guest-arrays.sh $kind $layout '--files $FILES --size $FILE_SIZE --rand $RAND --seed $r' ${members[*]}" \
-				>"$d/guest.out" 2>"$d/vmrun.err"
-			st=$?
-			awk -v dir="$d" -f "$top/bench/split-guest-output.awk" "$d/guest.out"
-			if [ $st != 0 ]; then
-				guest_failed "$d" "$layout x $n run $r: the guest failed (status $st)"
-				failed=1
-				continue
-			fi
+				"sh /tests/arrays/guest-arrays.sh $kind $layout '--files $FILES --size $FILE_SIZE --rand $RAND --seed $r' ${members[*]}" ||
+				{ failed=1; continue; }
 			touch "$d/ok"
 		done
 	done
@@ -103,7 +99,7 @@ stage "runs done; summaries, figures, page"
 { echo "run_date=$(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "kernel=$(basename "$BZIMAGE_PATCHED") (the patched series)"
   echo "kernel_version=$(file -b "$BZIMAGE_PATCHED" | sed -n 's/.*version \([^ ]*\) .*/\1/p')"
-  echo "accel=$(sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/\1/p' "$raw"/*/run1/vmrun.err 2>/dev/null | sort -u | tr '\n' ' ')"
+  echo "accel=$(sed -n 's/^accel=//p' "$raw"/*/run1/vm.env 2>/dev/null | sort -u | tr '\n' ' ')"
   echo "runs=$RUNS"; echo "members=$ARRAY_MEMBERS"; echo "layouts=$ARRAY_LAYOUTS"
   echo "disk_size=$DISK_SIZE"; echo "profile=$PROFILE"; echo "files=$FILES"
   echo "file_size=$FILE_SIZE"; echo "rand=$RAND"; echo "elapsed_s=$(($(date +%s) - bench_t0))"

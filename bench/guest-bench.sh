@@ -2,23 +2,28 @@
 # guest-bench.sh - create()+unlink() rate for O_HOT, O_COLD and no flag,
 # runs INSIDE the guest.  Not a test.
 #
-#   [BENCH_DEV=/dev/vda] [BENCH_FILES=2000] [BENCH_ROUNDS=5] /tests/guest-bench.sh
+#   [BENCH_DEV=/dev/vda] [BENCH_FILES=2000] [BENCH_ROUNDS=5] [BENCH_OUT=/out] \
+#       /tests/guest-bench.sh
 #
 # Makes a fresh ext4 on BENCH_DEV (destroys it), runs create_bench in a
-# top-level directory and prints a CSV header and one line per mode:
+# top-level directory and writes BENCH_OUT/create-unlink.csv (the folder
+# vm/runner/run --out brings back), a header and one line per mode:
 #   mode,files,seconds,rate
-# Diagnostics go to stderr or start with "# ".  Exit 0 on success.
+# Its lines and the diagnostics ("# " lines, stderr) also go to the console.
+# Exit 0 on success.
 set -u
 T=$(cd "$(dirname "$0")" && pwd)
 PATH=$T:$PATH:/sbin:/usr/sbin:/bin:/usr/bin
 DEV=${BENCH_DEV:-/dev/vda}
 FILES=${BENCH_FILES:-2000}
 ROUNDS=${BENCH_ROUNDS:-5}
+OUT=${BENCH_OUT:-/out}
 MNT=/mnt/bench
 
 die() { echo "guest-bench: $*" >&2; exit 1; }
 [ -b "$DEV" ] || die "BENCH_DEV=$DEV is not a block device"
 case $FILES$ROUNDS in *[!0-9]*|'') die "BENCH_FILES/BENCH_ROUNDS must be numbers";; esac
+[ -d "$OUT" ] && [ -w "$OUT" ] || die "BENCH_OUT=$OUT is not a writable folder (vm/runner/run --out)"
 
 MKE2FS=/sbin/mke2fs
 [ -x /usr/sbin/mke2fs ] && [ ! -x /sbin/mke2fs ] && MKE2FS=/usr/sbin/mke2fs
@@ -29,9 +34,11 @@ timeout 120 mount -t ext4 -o noinit_itable "$DEV" "$MNT" || die "mount $DEV fail
 mkdir "$MNT/bench" || die "mkdir $MNT/bench failed"
 rotf=/sys/block/$(basename "$DEV")/queue/rotational
 echo "# guest-bench: kernel $(uname -r) dev $DEV rotational $(cat "$rotf" 2>/dev/null) files $FILES rounds $ROUNDS"
-echo "mode,files,seconds,rate"
-timeout 3600 "$T/create_bench" "$MNT/bench" "$FILES" "$ROUNDS"
+csv=$OUT/create-unlink.csv
+echo "mode,files,seconds,rate" >"$csv"
+timeout 3600 "$T/create_bench" "$MNT/bench" "$FILES" "$ROUNDS" >>"$csv"
 rc=$?
+cat "$csv"
 for c in hint_honoured hint_dropped_nonrot hint_dropped_noperm hint_fallback; do
 	f=/sys/fs/ext4/$(basename "$DEV")/$c
 	[ -r "$f" ] && echo "# $c $(cat "$f")"

@@ -27,6 +27,7 @@ build=${BUILD:-$top/build}
 bin=$build/arrays/root/tests/arrays
 trace_tool=$build/arrays/hc-arraytrace
 . "$top/vm/lib/tap.sh"
+. "$top/vm/lib/guest-run.sh"
 tap_init arrays-check
 CSV_AWK=$(cat "$top/bench/csv.awk")
 FILES=4 SIZE_MIB=8
@@ -68,16 +69,14 @@ check "hc-arraytrace: a trace without the phase markers is refused and named (ex
 # ---- the guest
 opts="--files $FILES --size ${SIZE_MIB}M --rand 50 --seed 1"
 hdd() { echo "1G,time-scale=0,trace=$tmp/trace$1.csv"; }
-VM_QUIET=1 "$top/vm/runner/run" --kernel "$kernel" --timeout 600 \
+guest_run "arrays-check: the guest" "$tmp" patched --kernel "$kernel" --timeout 600 \
 	--hdd "$(hdd 0)" --hdd "$(hdd 1)" --hdd "$(hdd 2)" --hdd "$(hdd 3)" \
 	--initrd-extra "$build/arrays/root" -- "
 	sh /tests/arrays/guest-arrays.sh raid0 raid0:512 '$opts' /dev/vda /dev/vdb &&
-	sh /tests/arrays/guest-arrays.sh linear linear '$opts' /dev/vdc /dev/vdd" \
-	>"$tmp/guest.out" 2>&1
+	sh /tests/arrays/guest-arrays.sh linear linear '$opts' /dev/vdc /dev/vdd" 2>"$tmp/guest-run.err"
 st=$?
-awk -v dir="$tmp" -f "$top/bench/split-guest-output.awk" "$tmp/guest.out"
-check "guest: RAID0 and dm-linear built, ext4 made, files written and read (exit $st)" [ $st = 0 ]
-[ $st = 0 ] || sed -n '/^@@/d; p' "$tmp/guest.out" | tail -n 20 | sed 's/^/#   /'
+check "guest: RAID0 and dm-linear built, ext4 made, files written and read (exit $st, accel $(sed -n 's/^accel=//p' "$tmp/vm.env"))" [ $st = 0 ]
+[ $st = 0 ] || sed 's/^/#   /' "$tmp/guest-run.err"
 
 # q FILE NEED PROGRAM: awk over a CSV read by column name (bench/csv.awk)
 q() { awk -F, -v need="$2" "$CSV_AWK"'

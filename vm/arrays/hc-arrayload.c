@@ -16,6 +16,8 @@
  *   --rand N      random 4 KiB O_DIRECT reads per class (default 200)
  *   --seed S      seed of the random reads (default 1)
  *   --tag T       name the output files T-fiemap.csv, T-guest.csv
+ *   --out DIR     write the output files in DIR (default: the current
+ *                 folder; in a guest, /out: vm/runner/run --out)
  *
  * Classes, in order: hot (O_HOT), cold (O_COLD), none (no hint); files
  * MNT/CLASS-NN, written in 1 MiB write()s and fsync()ed one by one.  Then
@@ -32,8 +34,7 @@
  * of fewer than 8 sectors in a member's trace is a marker and K names the
  * phase (hc-arraytrace).
  *
- * Output on stdout, each file between @@BENCH-FILE-BEGIN/END name@@ lines
- * (bench/split-guest-output.awk):
+ * Output, two files in DIR (--out), each written once its data is known:
  *   fiemap.csv  class,member,bytes_t0,bytes_t1,bytes_t2,extents
  *               the class's data per member and third of the member
  *               (array-layout.h), from FIEMAP mapped through LAYOUT
@@ -84,6 +85,7 @@ static void __attribute__((noreturn)) usage(const char *why, const char *arg)
 {
 	fprintf(stderr, "%s: %s '%s'\n"
 		"usage: %s [--files N] [--size SIZE] [--io SIZE] [--rand N] [--seed S]\n"
+		"       [--tag T] [--out DIR]\n"
 		"       LAYOUT ARRAYDEV MNT MEMBER...   (the header of vm/arrays/hc-arrayload.c)\n",
 		prog, why, arg, prog);
 	exit(2);
@@ -178,6 +180,31 @@ static void place_file(int fd, const char *path, struct place *p)
 	free(ext);
 }
 
+/* ------------------------------------------------------------ the output */
+
+static char out_path[4096];
+
+/* DIR/TAG-NAME (DIR/NAME without a tag), opened for writing */
+static FILE *out_open(const char *dir, const char *tag, const char *sep,
+		      const char *name)
+{
+	FILE *fp;
+
+	if ((size_t)snprintf(out_path, sizeof(out_path), "%s/%s%s%s", dir, tag,
+			     sep, name) >= sizeof(out_path))
+		die("--out '%s': path too long", dir);
+	fp = fopen(out_path, "w");
+	if (!fp)
+		die("%s: %s", out_path, strerror(errno));
+	return fp;
+}
+
+static void out_close(FILE *fp)
+{
+	if (ferror(fp) | fclose(fp))
+		die("write %s: %s", out_path, strerror(errno));
+}
+
 /* ------------------------------------------------------------ the phases */
 
 static int nmem;
@@ -203,7 +230,8 @@ int main(int argc, char **argv)
 	unsigned int nfiles = 4;
 	struct al_layout l;
 	struct place place[NCLASS];
-	const char *mnt, *adev, *tag = "", *sep = "";
+	const char *mnt, *adev, *tag = "", *sep = "", *outdir = ".";
+	FILE *fp;
 	char **members;
 	int c, a = 1, i;
 	unsigned int f;
@@ -229,6 +257,8 @@ int main(int argc, char **argv)
 			if (!*tag || strpbrk(tag, "/@ "))
 				usage("--tag: a name without '/', '@' or spaces:", tag);
 		}
+		else if (!strcmp(o, "--out"))
+			outdir = argv[a + 1];
 		else
 			usage("unknown option", o);
 		a += 2;
@@ -317,25 +347,24 @@ int main(int argc, char **argv)
 			place_file(fds[c][f], path, &place[c]);
 		}
 	}
-	printf("@@BENCH-FILE-BEGIN %s%sfiemap.csv@@\n"
-	       "class,member,bytes_t0,bytes_t1,bytes_t2,extents\n", tag, sep);
+	fp = out_open(outdir, tag, sep, "fiemap.csv");
+	fprintf(fp, "class,member,bytes_t0,bytes_t1,bytes_t2,extents\n");
 	for (c = 0; c < NCLASS; c++)
 		for (i = 0; i < nmem; i++)
-			printf("%s,%d,%llu,%llu,%llu,%u\n", class_name[c], i,
-			       (unsigned long long)place[c].bytes[i][0],
-			       (unsigned long long)place[c].bytes[i][1],
-			       (unsigned long long)place[c].bytes[i][2],
-			       place[c].runs[i]);
-	printf("@@BENCH-FILE-END %s%sfiemap.csv@@\n", tag, sep);
-	fflush(stdout);
+			fprintf(fp, "%s,%d,%llu,%llu,%llu,%u\n", class_name[c], i,
+				(unsigned long long)place[c].bytes[i][0],
+				(unsigned long long)place[c].bytes[i][1],
+				(unsigned long long)place[c].bytes[i][2],
+				place[c].runs[i]);
+	out_close(fp);
 
 	for (i = 0; i < nmem; i++) {
 		memfd[i] = open(members[i], O_RDONLY | O_DIRECT);
 		if (memfd[i] < 0)
 			die("open %s: %s", members[i], strerror(errno));
 	}
-	printf("@@BENCH-FILE-BEGIN %s%sguest.csv@@\nclass,phase,bytes,reads,guest_us\n",
-	       tag, sep);
+	fp = out_open(outdir, tag, sep, "guest.csv");
+	fprintf(fp, "class,phase,bytes,reads,guest_us\n");
 	for (c = 0; c < NCLASS; c++) {
 		uint64_t t0, bytes = 0, reads = 0, r;
 
@@ -354,9 +383,9 @@ int main(int argc, char **argv)
 				reads++;
 			}
 		}
-		printf("%s,seq,%llu,%llu,%llu\n", class_name[c],
-		       (unsigned long long)bytes, (unsigned long long)reads,
-		       (unsigned long long)(now_us() - t0));
+		fprintf(fp, "%s,seq,%llu,%llu,%llu\n", class_name[c],
+			(unsigned long long)bytes, (unsigned long long)reads,
+			(unsigned long long)(now_us() - t0));
 
 		marker(2 + 2 * c, members);
 		t0 = now_us();
@@ -368,11 +397,11 @@ int main(int argc, char **argv)
 				die("read %s-%02u at %llu: %s", class_name[c], fi,
 				    (unsigned long long)off, strerror(errno));
 		}
-		printf("%s,rand,%llu,%llu,%llu\n", class_name[c],
-		       (unsigned long long)(nrand * 4096), (unsigned long long)nrand,
-		       (unsigned long long)(now_us() - t0));
+		fprintf(fp, "%s,rand,%llu,%llu,%llu\n", class_name[c],
+			(unsigned long long)(nrand * 4096), (unsigned long long)nrand,
+			(unsigned long long)(now_us() - t0));
 	}
 	marker(7, members);
-	printf("@@BENCH-FILE-END %s%sguest.csv@@\n", tag, sep);
+	out_close(fp);
 	return 0;
 }

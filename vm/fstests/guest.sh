@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # In the guest (vm/runner/run --rootfs, the image of vm/fstests/mkrootfs.sh): make
-# ext4 on TEST_DEV and SCRATCH_DEV, run fstests' check, and print its
-# results between @@BENCH-FILE-BEGIN/END name@@ lines (bench/split-guest-output.awk
-# takes them apart on the host).  Run by vm/fstests/run.sh; not by hand.
+# ext4 on TEST_DEV and SCRATCH_DEV, run fstests' check, and leave its
+# results in /out (vm/runner/run --out brings them back to the host):
+# env.txt, result.xml, check.log, hint-counters.txt, hint-events.txt and
+# fail-TEST.txt for each failing test.  Run by vm/fstests/run.sh; not by hand.
 #
 # Environment:
 #   FLAVOUR    patched|stock (only printed)
@@ -24,13 +25,13 @@ MOUNT_OPTIONS=${MOUNT_OPTIONS:-}
 TEST_DEV=${TEST_DEV:-/dev/vda} SCRATCH_DEV=${SCRATCH_DEV:-/dev/vdb}
 fst=/var/lib/xfstests
 die() { echo "guest-fstests: $*"; exit 2; }
-emit() { # NAME FILE: FILE's text for the host, as NAME
-	echo "@@BENCH-FILE-BEGIN $1@@"
-	cat "$2" 2>/dev/null
-	echo "@@BENCH-FILE-END $1@@"
+keep() { # NAME FILE: FILE for the host, as /out/NAME (a missing FILE: none)
+	[ -f "$2" ] || return 0
+	cp "$2" "/out/$1" || die "cannot copy $2 to /out/$1"
 }
 
 [ -x $fst/check ] || die "no fstests in this root ($fst/check): boot with vm/runner/run --rootfs IMAGE"
+[ -d /out ] && [ -w /out ] || die "no writable /out: boot with vm/runner/run --out DIR"
 for d in "$TEST_DEV" "$SCRATCH_DEV"; do [ -b "$d" ] || die "no block device $d"; done
 case $HINT in none|hot|cold) ;; *) die "HINT='$HINT': use none, hot or cold" ;; esac
 case $MOUNT_OPTIONS in *[!a-z0-9_=,.-]*) die "MOUNT_OPTIONS='$MOUNT_OPTIONS': only options like region_reserve=1" ;; esac
@@ -181,11 +182,11 @@ if [ $tracing = 1 ]; then
 fi
 
 r=$fst/results
-emit env.txt /tmp/env.txt
-emit result.xml $r/result.xml
-emit check.log $r/check.log
-emit hint-counters.txt /tmp/hint-counters.txt
-[ $tracing = 1 ] && emit hint-events.txt /tmp/hint-events.txt
+keep env.txt /tmp/env.txt
+keep result.xml $r/result.xml
+keep check.log $r/check.log
+keep hint-counters.txt /tmp/hint-counters.txt
+[ $tracing = 1 ] && keep hint-events.txt /tmp/hint-events.txt
 # for each failed test: its output's diff against the expected one, the tail
 # of its .full and its dmesg
 [ -d $r ] || die "check made no results folder (exit $rc)"
@@ -198,7 +199,7 @@ for bad in $(cd $r && find . -name '*.out.bad' -o -name '*.dmesg' | sed 's|^\./|
 		tail -n 60 $r/$bad.full 2>/dev/null
 		if [ -f $r/$bad.dmesg ]; then echo "== $bad.dmesg"; head -n 100 $r/$bad.dmesg; fi
 	} >/tmp/fail.txt
-	emit "fail-$n.txt" /tmp/fail.txt
+	keep "fail-$n.txt" /tmp/fail.txt
 done
 [ -s $r/result.xml ] || die "check wrote no result.xml (exit $rc)"
 exit 0

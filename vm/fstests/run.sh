@@ -7,9 +7,12 @@
 #
 # Usage: vm/fstests/run.sh OUTDIR
 #   OUTDIR/MODE/ (MODE = patched-none, patched-hot, stock-none, ...) keeps
-#   guest.out (the guest's output), result.xml (or, when the guest stopped
-#   before check ended, result-partial.xml and a file "partial": the
-#   tests that finished, from the entries the guest streamed), check.log, env.txt,
+#   the guest's files (its /out, vm/runner/run --out, through
+#   vm/lib/guest-run.sh: guest.out, vmrun.err, console.log, vm.env with
+#   the accel and the kernel), result.xml (or, when the guest stopped
+#   before check ended and so brought no files back, result-partial.xml and
+#   a file "partial": the tests that finished, from the xunit entries the
+#   guest streamed on its console as @@XUNIT@@ lines), check.log, env.txt,
 #   hint-events.txt, hint-counters.txt, fail-*.txt, results.tsv
 #   (test, status pass|fail|notrun, seconds, reason); OUTDIR/report.md is
 #   vm/fstests/report.sh's page.
@@ -37,6 +40,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 die() { echo "fstests: $*" >&2; exit 2; }
+. "$top/vm/lib/guest-run.sh"
 
 out=${1:?usage: vm/fstests/run.sh OUTDIR (see its header)}
 KERNEL=${KERNEL:-both} HINT=${HINT:-none}
@@ -120,14 +124,12 @@ run_mode() {
 	rm -rf "$m" && mkdir -p "$m"
 	echo "fstests: $k kernel, hint $h, ${mntopts:+mount options $mntopts, }${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
 	t0=$(date +%s)
-	nice -n 19 "$top/vm/runner/run" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
+	GUEST_NICE=19 guest_run "fstests: $k-$h" "$m" "$k" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
 		--rootfs "$ROOTFS" --initrd-extra "$extra" -- \
-		"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' MOUNT_OPTIONS='$mntopts' bash /initrd/fstests/guest.sh" \
-		>"$m/guest.out" 2>"$m/vmrun.err"
+		"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' MOUNT_OPTIONS='$mntopts' bash /initrd/fstests/guest.sh"
 	st=$?
 	t1=$(date +%s)
 	echo "$((t1 - t0))" >"$m/seconds"
-	awk -v dir="$m" -f "$top/bench/split-guest-output.awk" "$m/guest.out"
 	rm -f "$m/partial"
 	if [ -s "$m/result.xml" ]; then
 		xunit_tsv "$m/result.xml" >"$m/results.tsv"
@@ -141,10 +143,9 @@ run_mode() {
 		: >"$m/results.tsv"
 	fi
 	echo "$st" >"$m/status"
-	if [ $st != 0 ] || [ ! -s "$m/results.tsv" ]; then
-		echo "fstests: $k-$h: the guest run failed (vm/runner/run exit $st); its output: $m/guest.out, $m/vmrun.err" >&2
-		tail -n 15 "$m/guest.out" "$m/vmrun.err" >&2
-	fi
+	# a failed guest_run has said why, with the console's tail
+	[ $st = 0 ] && [ ! -s "$m/results.tsv" ] &&
+		echo "fstests: $k-$h: the guest ended well but no test result came back (see $m/guest.out)" >&2
 	echo "fstests: $k-$h: $(cut -f2 "$m/results.tsv" | sort | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }') in $((t1 - t0)) s" >&2
 }
 
