@@ -603,7 +603,9 @@ hc_selftest() {
 HCST=$T/ext4-selftests/hotcold_test
 if [ ! -x "$HCST" ]; then
 	not_ok "ext4 placement selftest not found: $HCST"
-elif set_rot "$VDB" 1 && mkfs_ext4 "$VDB" -b 4096 -g 8192 && mnt "$VDB" /mnt/b; then
+elif ! set_rot "$VDB" 1; then
+	not_ok "$(rot "$VDB") could not be set to 1 for the ext4 placement selftest"
+elif mkfs_ext4 "$VDB" -b 4096 -g 8192 && mnt "$VDB" /mnt/b; then
 	if [ "$FLAVOUR" = patched ]; then
 		hc_selftest pass "rotational ext4 of 32 groups" EXT4_HOTCOLD_DIR=/mnt/b
 		hc_selftest skip "EXT4_HOTCOLD_DIR unset"
