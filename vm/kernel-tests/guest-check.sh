@@ -38,6 +38,9 @@
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
+#  vdb, -g 8192: the ext4 placement selftest from the patched tree
+#    (tests/ext4-selftests/hotcold_test) passes | skips itself; and it
+#    skips without EXT4_HOTCOLD_DIR, off ext4 and on a non-rotational disk
 set -u
 T=$(cd "$(dirname "$0")" && pwd)
 PATH=$T:$PATH:/sbin:/usr/sbin:/bin:/usr/bin
@@ -601,6 +604,61 @@ elif [ -d "$T/openat2" ] && [ -n "$(ls "$T/openat2" 2>/dev/null)" ]; then
 	done
 else
 	not_ok "openat2 selftests not found in $T/openat2"
+fi
+
+##### 11: the ext4 placement selftest from the patched tree
+diag "=== ext4 placement selftest ==="
+# hc_selftest WANT DESC [VAR=VALUE]: run it (in the environment given),
+# its TAP lines as comments; WANT pass: exit 0 with every case passed and
+# none skipped; skip: exit 4 (KSFT_SKIP), reported as a skip on stock and
+# as a check of the skip itself elsewhere.
+hc_selftest() {
+	want=$1 desc=$2
+	shift 2
+	(unset EXT4_HOTCOLD_DIR
+	 for a in "$@"; do export "$a"; done
+	 cd /tmp && timeout "$TMO" "$HCST") >/tmp/hcst.log 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/hcst.log | tail -60
+	passed=$(grep '^ok ' /tmp/hcst.log | grep -v '# SKIP' | grep -c ' global\.')
+	skips=$(grep -c '# SKIP' /tmp/hcst.log)
+	why=$(sed -n 's/.*# SKIP //p' /tmp/hcst.log | head -1)
+	case $want,$rc in
+	pass,0)
+		if [ "$passed" = 2 ] && [ "$skips" = 0 ]; then
+			ok "ext4 placement selftest: $desc: both cases pass"
+		else
+			not_ok "ext4 placement selftest: $desc: $passed of 2 cases passed, $skips skipped"
+		fi ;;
+	skip,4)
+		if [ "$FLAVOUR" = stock ]; then
+			skip "ext4 placement selftest: $desc" "$why"
+		else
+			ok "ext4 placement selftest: $desc: skips ($why)"
+		fi ;;
+	*)	not_ok "ext4 placement selftest: $desc: exit $rc (want $want)" ;;
+	esac
+}
+HCST=$T/ext4-selftests/hotcold_test
+if [ ! -x "$HCST" ]; then
+	not_ok "ext4 placement selftest not found: $HCST"
+elif ! set_rot "$VDB" 1; then
+	not_ok "$(rot "$VDB") could not be set to 1 for the ext4 placement selftest"
+elif mkfs_ext4 "$VDB" -b 4096 -g 8192 && mnt "$VDB" /mnt/b; then
+	if [ "$FLAVOUR" = patched ]; then
+		hc_selftest pass "rotational ext4 of 32 groups" EXT4_HOTCOLD_DIR=/mnt/b
+		hc_selftest skip "EXT4_HOTCOLD_DIR unset"
+		mkdir -p /tmp/hcst && hc_selftest skip "a directory not on ext4" EXT4_HOTCOLD_DIR=/tmp/hcst
+		if set_rot "$VDB" 0; then
+			hc_selftest skip "a non-rotational device" EXT4_HOTCOLD_DIR=/mnt/b
+		else
+			not_ok "$(rot "$VDB") could not be set to 0"
+		fi
+		set_rot "$VDB" 1 || not_ok "$(rot "$VDB") could not be set back to 1"
+	else
+		hc_selftest skip "stock kernel" EXT4_HOTCOLD_DIR=/mnt/b
+	fi
+	umnt_fsck "$VDB" /mnt/b "the ext4 placement selftest"
 fi
 
 diag "guest-check: flavour $FLAVOUR: $failed failure(s) reported (shell lines: $n)"

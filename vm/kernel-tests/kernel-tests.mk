@@ -22,7 +22,9 @@
 #   make guest-splat-check     host unit test of the splat scanner
 #
 # The openat2 selftests are compiled statically from the PATCHED tree
-# ($(KSRC_PATCHED)/tools/testing/selftests/openat2) into .../tests/openat2/.
+# ($(KSRC_PATCHED)/tools/testing/selftests/openat2) into .../tests/openat2/,
+# and the ext4 placement selftest (.../selftests/filesystems/ext4) into
+# .../tests/ext4-selftests/.
 
 GUEST_SRC     := $(TOP)/vm/kernel-tests
 GUEST_OUT     := $(BUILD)/guest-tests
@@ -32,6 +34,7 @@ GUEST_HOSTBIN := $(GUEST_OUT)/host
 GUEST_CC      ?= gcc
 GUEST_CFLAGS  ?= -static -O2 -Wall -Wextra
 GUEST_OA2_SRC  = $(KSRC_PATCHED)/tools/testing/selftests/openat2
+GUEST_EXT4ST_SRC = $(KSRC_PATCHED)/tools/testing/selftests/filesystems/ext4
 # the tests' helpers (and the project's TAP header) and the engine's headers
 # they include
 GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(TOP)/vm/lib/tap.h \
@@ -42,7 +45,8 @@ GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
 		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count
 GUEST_SCRIPTS := guest-check.sh guest-kmsg.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS) tap.sh) \
-		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/hc-age $(GUEST_BIN)/hc-move
+		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/ext4-selftests/hotcold_test \
+		 $(GUEST_BIN)/hc-age $(GUEST_BIN)/hc-move
 
 .PHONY: guest-tests guest-helpers-check guest-tests-clean guest-check-patched guest-check-stock \
 	guest-check-debug guest-splat-check
@@ -82,6 +86,15 @@ $(GUEST_BIN)/openat2/.built: $(BUILD)/.stamp-src-patched | $(GUEST_BIN)
 			$$t $(GUEST_OA2_SRC)/helpers.c; \
 	done
 	touch $@
+
+# the ext4 placement selftest, static (run by guest-check.sh with
+# EXT4_HOTCOLD_DIR on a scratch ext4)
+$(GUEST_BIN)/ext4-selftests/hotcold_test: $(BUILD)/.stamp-src-patched | $(GUEST_BIN)
+	@test -f $(GUEST_EXT4ST_SRC)/hotcold_test.c || \
+		{ echo "guest-tests: no ext4 placement selftest in $(GUEST_EXT4ST_SRC)" >&2; exit 1; }
+	mkdir -p $(@D)
+	nice $(GUEST_CC) -static -O2 -Wall -I$(GUEST_EXT4ST_SRC)/../.. \
+		-o $@ $(GUEST_EXT4ST_SRC)/hotcold_test.c
 
 $(GUEST_HOSTBIN)/hc_unit: $(GUEST_SRC)/hc_unit.c $(GUEST_HDRS) | $(GUEST_HOSTBIN)
 	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
