@@ -73,7 +73,9 @@ measure)
 	job=$2 mopts=${4:-}
 	echo "mount_opts=${mopts:-none}" >>$out/env.txt
 	[ -r "$job" ] || { echo "guest-aged: job file '$job' not found"; exit 2; }
-	mount -o noinit_itable${mopts:+,$mopts} /dev/vda /mnt || exit 1
+	# noatime: a read must not dirty an inode (its journal commit 5 s later
+	# sends the head to the journal in the middle of the reads)
+	mount -o noatime,noinit_itable${mopts:+,$mopts} /dev/vda /mnt || exit 1
 	echo "region_reserve=$(cat /sys/fs/ext4/vda/region_reserve 2>/dev/null || echo n/a)" >>$out/env.txt
 	m=/mnt/.aging/manifest.csv
 	[ -r $m ] || { echo "guest-aged: no $m: not an image made by 'guest-aged.sh age'"; exit 2; }
