@@ -165,11 +165,19 @@ fi
 	tab "$ar" "kernel fill reserve metric value_median value_min value_max runs" '$C["metric"] == "hn" || $C["metric"] == "cn" || $C["metric"] == "pair" {
 		print $C["kernel"] "," $C["fill"] "," $C["reserve"] "," $C["metric"] "," $C["value_median"] "," $C["value_min"] "," $C["value_max"] "," $C["runs"] }'
 } >"$data/answer.csv"
+# HS/outer: the O_HOT sequential file's rate on the disk's clock over the
+# model's outermost zone rate, per fullness (patched kernel, reserve off)
+{
+	echo "fullness,hs_mb_s,hs_min,hs_max,outer_mb_s,ratio,ratio_min,ratio_max"
+	outer=$(csv_get "$sum/zone-ratio.csv" outer_mb_s 2>/dev/null || true)
+	[ -z "$outer" ] || ! has "$sum/aged-seq.csv" || tab "$sum/aged-seq.csv" "fill HS_disk HS_min HS_max" '$C["HS_disk"] != "" {
+		printf "%s,%s,%s,%s,%s,%.3f,%.3f,%.3f\n", $C["fill"], $C["HS_disk"], $C["HS_min"], $C["HS_max"], o, $C["HS_disk"] / o, $C["HS_min"] / o, $C["HS_max"] / o }' -v o="$outer"
+} >"$data/hs-outer.csv"
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 jq -n --arg commit "$commit" --arg run_commit "$(env_of commit)" --arg run_id "$(env_of run_id)" --arg command "$(env_of command)" \
 	--arg disk "$disk" --arg seeds "$(env_of aged_seeds)" --arg date "$(env_of date)" --arg aim "$AIM_HN" \
 	--arg plan_min "$([ ! -s "$out/steps.csv" ] || tab "$out/steps.csv" expected_min '{ t += $C["expected_min"] } END { printf "%.0f", t }')" \
-	--arg run_s "$(env_of run_seconds)" --rawfile ratios "$data/answer.csv" '
+	--arg run_s "$(env_of run_seconds)" --rawfile ratios "$data/answer.csv" --rawfile hso "$data/hs-outer.csv" '
 	def rows: ($ratios | split("\n") | map(select(length > 0)) | .[1:] | map(split(",")) |
 		map({kernel: .[0], fullness: (.[1] | tonumber), reserve: .[2], metric: .[3],
 			median: (.[4] | tonumber), min: (.[5] | tonumber), max: (.[6] | tonumber), seeds: (.[7] | tonumber)}));
@@ -179,7 +187,10 @@ jq -n --arg commit "$commit" --arg run_commit "$(env_of commit)" --arg run_id "$
 	  run_seconds: (if $run_s == "" then null else ($run_s | tonumber) end),
 	  aim_hn: ($aim | tonumber),
 	  hn: (rows | map(select(.metric == "hn"))), cn: (rows | map(select(.metric == "cn"))),
-	  pair: (rows | map(select(.metric == "pair"))) }' >"$data/summary.json"
+	  pair: (rows | map(select(.metric == "pair"))),
+	  hs_outer: ($hso | split("\n") | map(select(length > 0)) | .[1:] | map(split(",")) |
+		map({fullness: (.[0] | tonumber), hs_mb_s: (.[1] | tonumber), outer_mb_s: (.[4] | tonumber),
+			median: (.[5] | tonumber), min: (.[6] | tonumber), max: (.[7] | tonumber)})) }' >"$data/summary.json"
 
 # ---- the section
 echo
@@ -227,3 +238,70 @@ echo "their two p50s. Numbers as CSV: [plots/data/answer.csv](plots/data/answer.
 echo "numbers with the run's commit, id, disk and seeds: [plots/data/summary.json](plots/data/summary.json)."
 echo
 [ ! -f "$(dirname "$data")/figures/answer.png" ] || echo "![H/N and C/N against fullness, reserve off and on](plots/figures/answer.png)"
+
+# ---- the default size against other sizes: the headline numbers of pages
+# that runs on another disk size wrote (results/*/plots/data/summary.json),
+# at each fullness both measured, patched kernel, reserve off.  Only on the
+# top page (a page under results/ does not look at its neighbours), or
+# where OTHER_RUNS names the folder of such pages (the page writers' test).
+pagedir=$(cd "$data/../.." && pwd)
+others_dir=${OTHER_RUNS:-}
+if [ -z "$others_dir" ]; then [ "$pagedir" = "$top" ] || exit 0; others_dir=$top/results; fi
+# srow JSON FILL: "DISK HN HN_MIN HN_MAX N CN CN_MIN CN_MAX HS HS_MIN HS_MAX COMMIT DATE" (- when absent)
+srow() { jq -r --argjson f "$2" '
+	def pick(a): (a | map(select(.fullness == $f and .reserve == "off" and .kernel == "patched")) | .[0]);
+	def hs: (.hs_outer // [] | map(select(.fullness == $f)) | .[0]);
+	pick(.hn) as $h | pick(.cn) as $c | hs as $s |
+	if $h == null then empty else
+	[.disk, $h.median, $h.min, $h.max, $h.seeds, ($c.median // "-"), ($c.min // "-"), ($c.max // "-"),
+	 ($s.median // "-"), ($s.min // "-"), ($s.max // "-"), (.run_commit // .commit), (.date // "-")] | map(tostring) | join(" ") end' "$1" 2>/dev/null; }
+rows=""
+for j in "$others_dir"/*/plots/data/summary.json; do
+	[ -f "$j" ] || continue
+	od=$(jq -r .disk "$j" 2>/dev/null) || continue
+	[ -n "$od" ] && [ "$od" != "$disk" ] || continue
+	# the page's link, relative to this page
+	o=$(realpath --relative-to="$pagedir" "$(dirname "$j")/../../RESULTS.md")
+	for f in $fills; do
+		r=$(srow "$j" "$f") && [ -n "$r" ] || continue
+		me=$(srow "$data/summary.json" "$f") && [ -n "$me" ] || continue
+		rows="$rows$f|$o|$me|$r
+"
+	done
+done
+[ -n "$rows" ] || exit 0
+echo
+echo "### The default size against a larger disk"
+echo
+echo "The same scenario, ageing recipe and sets in proportion to the disk, run at another disk"
+echo "size by a run of its own (its page is linked; patched kernel, reserve off). HS/outer is"
+echo "the O_HOT sequential file's rate on the disk's clock over the model's outermost zone rate."
+echo
+echo "| fullness | disk | H/N | C/N | HS/outer | seeds (n) | run |"
+echo "|---|---|---|---|---|---|---|"
+verdicts=""
+while IFS='|' read -r f o me r; do
+	[ -n "$f" ] || continue
+	read -r d1 h1 h1l h1h n1 c1 c1l c1h s1 s1l s1h _ _ <<<"$me"
+	read -r d2 h2 h2l h2h n2 c2 c2l c2h s2 s2l s2h cm2 dt2 <<<"$r"
+	dash() { [ "$1" != - ] && mmm "$1" "$2" "$3" - || printf -- -; }
+	echo "| $f% | $d1 (this run) | $(dash "$h1" "$h1l" "$h1h") | $(dash "$c1" "$c1l" "$c1h") | $(dash "$s1" "$s1l" "$s1h") | $n1 | this page |"
+	echo "| $f% | $d2 | $(dash "$h2" "$h2l" "$h2h") | $(dash "$c2" "$c2l" "$c2h") | $(dash "$s2" "$s2l" "$s2h") | $n2 | [$(dirname "$o")]($o), commit $cm2 |"
+	# agree: the same side of 1 for H/N and C/N; inside: the larger disk's
+	# median within this run's range across seeds
+	v=$(awk -v f="$f" -v d1="$d1" -v d2="$d2" -v h1="$h1" -v c1="$c1" -v h2="$h2" -v c2="$c2" \
+		-v hl="$h1l" -v hh="$h1h" -v cl="$c1l" -v ch="$c1h" -v s1="$s1" -v s2="$s2" '
+		function dir(h, c) { return (h < 1 ? "O_HOT faster than unhinted" : "O_HOT no faster than unhinted") ", " \
+			(c == "-" ? "C/N not measured" : c < 1 ? "O_COLD faster than unhinted" : "O_COLD slower than unhinted") }
+		BEGIN {
+		same = ((h1 < 1) == (h2 < 1)) && (c2 == "-" || c1 == "-" || (c1 < 1) == (c2 < 1))
+		printf "at %s%%, %s and %s %s on the direction of H/N and C/N (%s: %s", f, d1, d2, same ? "agree" : "disagree", d1, dir(h1, c1)
+		if (!same) printf "; %s: %s", d2, dir(h2, c2)
+		printf ")"
+		printf "; the %s H/N %.2f %s this run'"'"'s range across seeds (%.2f against %.2f-%.2f)", d2, h2, (h2 >= hl && h2 <= hh) ? "lies inside" : "lies outside", h2, hl, hh
+		if (c2 != "-" && c1 != "-") printf ", its C/N %.2f %s (%.2f-%.2f)", c2, (c2 >= cl && c2 <= ch) ? "inside" : "outside", cl, ch
+		if (s1 != "-" && s2 != "-") printf ", HS/outer %.3f against %.3f", s2, s1 }')
+	verdicts="$verdicts $v;"
+done <<<"$rows"
+echo
+echo "Read: ${verdicts# }" | sed 's/;$/./'

@@ -141,6 +141,21 @@ js=$tmp/page/plots/data/summary.json
 is "summary.json: 80% reserve off H/N median = the table's" "$(jq -r '.hn[] | select(.fullness == 80 and .reserve == "off" and .kernel == "patched") | "\(.median) \(.seeds)"' "$js" | awk '{ printf "%.2f %s", $1, $2 }')" \
 	"$(r2mm $(ratio_runs aged-80 H N) | cut -d' ' -f1) 3"
 is "summary.json: the run's id, disk and seeds" "$(jq -r '"\(.run_id) \(.disk) \(.seeds | map(tostring) | join(","))"' "$js")" "20261205T060000Z-fixture 64G 1,2,3"
+# the default size against another: a page of another disk size (here a copy
+# of this summary.json as an 8G run whose H/N is 1.20) gets a row and a
+# verdict on the top page (OTHER_RUNS stands for results/)
+t "summary.json: HS/outer per fullness" sh -c "jq -e '.hs_outer | length > 0 and (.[0].median > 0)' '$js' >/dev/null"
+mkdir -p "$tmp/sz/results/small/plots/data" && echo "# small" >"$tmp/sz/results/small/RESULTS.md"
+jq '.disk = "8G" | .hn |= map(if .fullness == 80 and .reserve == "off" then .median = 1.2 | .min = 1.2 | .max = 1.2 else . end)' "$js" \
+	>"$tmp/sz/results/small/plots/data/summary.json"
+rm -rf "$tmp/szrun" && cp -a "$out" "$tmp/szrun"
+OTHER_RUNS=$tmp/sz/results "$top/bench/results.sh" "$tmp/szrun" "$tmp/sz/RESULTS.md" >/dev/null 2>"$tmp/sz.err"
+sz() { sed -n '/^### The default size against a larger disk/,/^## /p' "$tmp/sz/RESULTS.md"; }
+is "the other size's row: 80%, 8G, H/N 1.20, linked" "$(sz | grep -F '| 80% | 8G |' | cut -d'|' -f2-4,8 | sed 's/, commit.*//')" \
+	" 80% | 8G | 1.20 | [results/small](results/small/RESULTS.md)"
+t "the verdict: the two sizes disagree on H/N's direction" sh -c "sed -n '/^### The default size/,/^## /p' '$tmp/sz/RESULTS.md' | grep -q 'at 80%, 64G and 8G disagree on the direction of H/N and C/N (64G: O_HOT faster than unhinted, .*; 8G: O_HOT no faster than unhinted'"
+t "page-check.sh passes on the page with the sizes table" "$top/bench/page-check.sh" --answer "$tmp/sz/RESULTS.md"
+t "a page of the same disk size is not compared" sh -c "! grep -q 'The default size against' '$page'"
 t "every table of the page also as CSV (plots/data/)" sh -c "[ \$(grep -c '^Table as CSV: ' '$page') -eq \$(grep -c '^|---' '$page') ]"
 
 # the page's own checks (bench/page-check.sh, which bench/run.sh runs on
