@@ -175,7 +175,7 @@ kernel-bench: kernel-bench-data
 # minutes, its page in build/bench-quick/; FULL=1: 64 GiB, every scenario
 # and the arrays' page (results/arrays/), hours.  Each step prints the time
 # left.  make bench-plan prints the plan without running it.
-BENCH_CMD_VARS := $(foreach v,QUICK FULL PROFILE RUNS SCENARIO TIME_SCALE BENCH_DISK AGED_SEED AGED_SEEDS RESULTS,$(if $(filter command line,$(origin $(v))),$(v)='$($(v))'))
+BENCH_CMD_VARS := $(foreach v,QUICK FULL PROFILE RUNS SCENARIO SCENARIO_EXACT TIME_SCALE BENCH_DISK AGED_SEED AGED_SEEDS RESULTS,$(if $(filter command line,$(origin $(v))),$(v)='$($(v))'))
 .PHONY: bench-plan
 bench:
 	@BENCH_COMMAND="make bench$(if $(strip $(BENCH_CMD_VARS)), $(strip $(BENCH_CMD_VARS)))" BUILD=$(BUILD) MAKE="$(MAKE)" $(TOP)/bench/bench.sh

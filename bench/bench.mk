@@ -19,7 +19,7 @@
 BENCH_OUT  := $(BUILD)/bench
 BENCH_DEPS := kernel-patched kernel-stock guest-tests engine-guest-root hdd bench-tools
 # Only the variables the user gave reach bench/run.sh, which has the defaults.
-BENCH_VARS := $(foreach v,QUICK FULL PROFILE RUNS SCENARIO TIME_SCALE BENCH_DISK AGED_SEEDS,$(if $(filter command line environment,$(origin $(v))),$(v)='$($(v))'))
+BENCH_VARS := $(foreach v,QUICK FULL PROFILE RUNS SCENARIO SCENARIO_EXACT TIME_SCALE BENCH_DISK AGED_SEEDS,$(if $(filter command line environment,$(origin $(v))),$(v)='$($(v))'))
 
 .PHONY: bench-run bench-check bench-pages-check aged-check bench-scaleout scaleout-check
 bench-run: $(BENCH_DEPS)

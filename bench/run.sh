@@ -20,6 +20,8 @@
 #                  instead: seeds=N in its measures (bench/scenarios)
 #   SCENARIO=NAMES run only these scenarios (space-separated; a name or a
 #                  prefix: aged, aged-80, ...)
+#   SCENARIO_EXACT=1  SCENARIO's names match whole names only (aged-80
+#                  without aged-80-reserve and aged-80-stock)
 #   TIME_SCALE=F   the disk model's time-scale (default 1)
 #   RESULTS=FILE   where to write RESULTS.md (default the repo's); a page of
 #                  a run of its own goes to results/NAME/RESULTS.md (its
@@ -55,6 +57,7 @@ if [ "$QUICK" = 1 ]; then out=${1:-$build/bench-quick}; else out=${1:-$build/ben
 PROFILE=${PROFILE:-desktop7200}
 TIME_SCALE=${TIME_SCALE:-1}
 SCENARIO=${SCENARIO:-}
+SCENARIO_EXACT=${SCENARIO_EXACT:-0}
 if [ "$FULL" = 1 ]; then RUNS=${RUNS:-3}; else RUNS=${RUNS:-1}; fi
 # QUICK=1 never writes a committed page unless told to (RESULTS=)
 if [ "$QUICK" = 1 ]; then RESULTS=${RESULTS:-$out/RESULTS.md}; else RESULTS=${RESULTS:-$top/RESULTS.md}; fi
@@ -84,6 +87,7 @@ echo "$all_scenarios" | awk -v f="${SCENARIOS#"$top"/}" 'NF != 6 { print f ": li
 # ---- check the input
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
 case $FULL in 0|1) ;; *) die "FULL='$FULL': use 0 or 1" ;; esac
+case $SCENARIO_EXACT in 0|1) ;; *) die "SCENARIO_EXACT='$SCENARIO_EXACT': use 0 or 1" ;; esac
 [ "$QUICK$FULL" != 11 ] || die "QUICK=1 and FULL=1: choose one"
 case $DISK_SIZE in [1-9]*G) ;; *) die "BENCH_DISK='$DISK_SIZE': give whole GiB, e.g. 8G" ;; esac
 case ${AGED_SEEDS:-1} in ''|*[!0-9]*|0) die "AGED_SEEDS='${AGED_SEEDS:-}': give a whole number >= 1" ;; esac
@@ -105,13 +109,13 @@ if [ "$plan_only" = 0 ]; then
 fi
 # the quick column: q runs in every mode, - by default and with FULL=1,
 # f with FULL=1 only, x only when SCENARIO names it
-selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" -v full="$FULL" '
+selected=$(echo "$all_scenarios" | awk -v s="$SCENARIO" -v q="$QUICK" -v full="$FULL" -v x="$SCENARIO_EXACT" '
 	BEGIN { n = split(s, want, " ") }
 	NF == 6 { if (!n) { if ($5 == "q" || (q == 0 && $5 == "-") || (full == 1 && $5 == "f")) print; next }
-		for (i = 1; i <= n; i++) if ($1 == want[i] || index($1, want[i] "-") == 1) { print; next } }')
+		for (i = 1; i <= n; i++) if ($1 == want[i] || (!x && index($1, want[i] "-") == 1)) { print; next } }')
 [ -n "$selected" ] || die "SCENARIO='$SCENARIO' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
 for w in $SCENARIO; do
-	echo "$all_scenarios" | awk -v w="$w" 'NF == 6 && ($1 == w || index($1, w "-") == 1) { f = 1 } END { exit !f }' ||
+	echo "$all_scenarios" | awk -v w="$w" -v x="$SCENARIO_EXACT" 'NF == 6 && ($1 == w || (!x && index($1, w "-") == 1)) { f = 1 } END { exit !f }' ||
 		die "SCENARIO: '$w' is not one of: $(echo "$all_scenarios" | awk 'NF { printf "%s ", $1 }')"
 done
 for j in $(echo "$selected" | awk '$3 != "zones" { sub(/:.*/, "", $3); print $3 }' | sort -u); do
