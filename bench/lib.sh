@@ -171,6 +171,27 @@ tab() {
 	awk -F, -v need="$need" "$@" "$CSV_AWK$STATS_AWK$prog"' END { if (csv_bad) exit 2 }' "$f"
 }
 
+# cu_summary RUNS_CSV: the create()+unlink() benchmark (bench/kernel-bench.sh)
+# summarised per mode, a CSV on stdout: the rates of each kernel, median min
+# max across boots; patched/stock, the ratio within each boot pair; vs_none,
+# the patched kernel's rate for the mode over its unhinted rate in the same
+# boot; boots (pairs), files per mode and boot (measured) and their rounds.
+cu_summary() {
+	tab "$1" "boot kernel mode files rounds rate" '
+		{ r[$C["boot"] "," $C["kernel"] "," $C["mode"]] = $C["rate"]; b[$C["boot"]] = 1; m[$C["mode"]] = 1; fl[$C["mode"]] = $C["files"]; rd[$C["mode"]] = $C["rounds"] }
+		function put(a, n) { stats_sort(a, n); return n ? sprintf("%.6g,%.6g,%.6g", stats_med(a, n), a[1], a[n]) : ",," }
+		END { if (csv_bad) exit 2
+			print "mode,patched_median,patched_min,patched_max,stock_median,stock_min,stock_max,ps_median,ps_min,ps_max,vs_none_median,vs_none_min,vs_none_max,boots,files,rounds"
+			split("none hot cold", M, " ")
+			for (i = 1; i <= 3; i++) { x = M[i]; if (!(x in m)) continue
+				np = ns = nr = nv = 0; delete P; delete S; delete R; delete V
+				for (k in b) {
+					p = r[k ",patched," x]; s = r[k ",stock," x]; p0 = r[k ",patched,none"]
+					if (p != "") P[++np] = p; if (s != "") S[++ns] = s
+					if (p != "" && s > 0) R[++nr] = p / s; if (p != "" && p0 > 0) V[++nv] = p / p0 }
+				printf "%s,%s,%s,%s,%s,%d,%s,%s\n", x, put(P, np), put(S, ns), put(R, nr), put(V, nv), nr, fl[x], rd[x] } }'
+}
+
 # ---- progress: the plan (bench/plan) and the time left.  BENCH_PROGRESS
 # is a log of lines appended (so that steps run at once may write it):
 # "start EPOCH", "plan KEY SECONDS", "begin KEY EPOCH", "end KEY SECONDS".

@@ -9,7 +9,7 @@
 #   summary.json   the headline numbers, with the commit, the run id, the
 #                  command, the disk size, the seeds
 # Every number comes from OUT/summary/ (bench/summarise.sh, bench/measure-aged.sh)
-# and OUT/create-unlink-*.csv; the scenarios' kernel and fullness from
+# and DATA/create-unlink.csv (bench/results.sh); the scenarios' kernel and fullness from
 # OUT/scenarios, never from their names.  Called by bench/results.sh.
 # Usage: bench/results-answer.sh OUT DATA
 set -eu
@@ -99,18 +99,19 @@ for f in $stock_fills; do
 	stock_line="$stock_line Doing nothing, measured: the stock kernel on the same ageing recipe and seed ($f% full) reads its \"hot\" set at H/N $sh_ (the flag is ignored there)${x:+; the patched kernel's O_HOT set against the stock kernel's unhinted set on that seed: **$x**}."
 done
 
-# costs: creates (bench/kernel-bench.sh), the reserve, pairs, a move
-cu_p=$out/create-unlink-patched.csv cu_s=$out/create-unlink-stock.csv
+# costs: creates (bench/kernel-bench.sh; bench/results.sh summarised them into
+# DATA/create-unlink.csv), the reserve, pairs, a move
+cu=$data/create-unlink.csv
 create_line="creates: not measured in this run"
-if [ -f "$cu_p" ] && [ -f "$cu_s" ]; then
-	create_line=$(awk -F, -v need="mode rate" "$CSV_AWK"'FILENAME ~ /patched/ { p[$C["mode"]] = $C["rate"] }
-		FILENAME ~ /stock/ { v = $C["rate"]; s[$C["mode"]] = v; if (!n++ || v < lo) lo = v; if (v > hi) hi = v; t += v }
-		END { r = p["none"] / s["none"]; h = p["hot"] / p["none"]; noise = (hi - lo) / (t / n)
-			printf "create()+unlink(): the patched kernel runs unhinted creates at %.3f of the stock rate and O_HOT creates at %.3f of its unhinted ones; ", r, h
-			printf "the stock kernel'"'"'s three rows (one code path) spread %.0f%%, so ", noise * 100
-			# one boot per kernel: only a difference of three times that spread is called one
-			if ((r > 1 ? r - 1 : 1 - r) <= 3 * noise && (h > 1 ? h - 1 : 1 - h) <= 3 * noise) printf "neither is distinguishable from noise (one boot per kernel; a difference is called one beyond three times that spread)"
-			else printf "a difference of %+.0f%% (patched / stock, unhinted) and %+.0f%% (O_HOT / unhinted) against three times that spread (one boot per kernel)", (r - 1) * 100, (h - 1) * 100 }' "$cu_p" "$cu_s")
+if has "$cu"; then
+	# verdict MEDIAN MIN MAX WHAT: a change only when the whole range across
+	# boots is on one side of 1
+	verdict() { awk -v a="$1" -v lo="$2" -v hi="$3" -v w="$4" 'BEGIN {
+		if (hi < 1) printf "%s: a regression of %.1f%% (%.1f to %.1f%%)", w, (1 - a) * 100, (1 - hi) * 100, (1 - lo) * 100
+		else if (lo > 1) printf "%s: faster by %.1f%% (%.1f to %.1f%%)", w, (a - 1) * 100, (lo - 1) * 100, (hi - 1) * 100
+		else printf "%s: not distinguishable from noise (%.3f, %.3f-%.3f across boots)", w, a, lo, hi }'; }
+	g() { csv_get "$cu" "$2" mode="$1"; }
+	create_line="create()+unlink() ($(g none boots) boot pairs, $(g none files) files per mode and boot, warm-up discarded): $(verdict "$(g none ps_median)" "$(g none ps_min)" "$(g none ps_max)" "unhinted creates on the patched kernel against the stock kernel"); $(verdict "$(g hot vs_none_median)" "$(g hot vs_none_min)" "$(g hot vs_none_max)" "O_HOT creates against unhinted ones on the patched kernel")"
 fi
 res_line="" hurt="" h_res="" h_pair="" h_cold="" h_hot=""
 for f in $fills; do

@@ -22,7 +22,6 @@ case $rel in /*) rel="(the run's folder) $(basename "$out")" ;; esac
 # die, ratio, mmm (the "median (min-max)"), csv_get, csv_mmm, tab: every
 # summary is read by column name (bench/lib.sh)
 . "$top/bench/lib.sh"
-rate() { csv_get "$1" rate mode="$2"; }
 env_of() { sed -n "s/^$1=//p" "$out/run-env.txt" 2>/dev/null | tail -n 1; }
 # first value of KEY in the env.txt of any run of scenario S
 guest_env() { cat "$out/$1"/run*/env.txt 2>/dev/null | sed -n "s/^$2=//p" | head -n 1; }
@@ -73,6 +72,9 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 		echo
 		echo "$missing" | sed 's/^/- /'
 	fi
+	# the create()+unlink() benchmark per mode (bench/kernel-bench.sh): the
+	# answer's cost line and the section below read it
+	! has "$out/create-unlink-runs.csv" || cu_summary "$out/create-unlink-runs.csv" >"$datadir/create-unlink.csv"
 	"$top/bench/results-answer.sh" "$out" "$datadir"
 	echo
 	echo "## Environment"
@@ -96,7 +98,7 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 		[ -n "$(env_of commit)" ] && echo "- code: commit $(env_of commit) of this repository (bench/run.sh records it when the run starts)"
 	fi
 	if [ -f "$out/create-unlink-env.txt" ]; then
-		sed 's/^/- create+unlink guest run: /' "$out/create-unlink-env.txt"
+		echo "- create+unlink guests: $(wc -l <"$out/create-unlink-env.txt") boots, $(awk '{ sub(/seconds=/, "", $4); t += $4 } END { printf "%d s", t }' "$out/create-unlink-env.txt") in all, accel $(awk '{ sub(/accel=/, "", $3); print $3 }' "$out/create-unlink-env.txt" | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	fi
 
 	zr=$(csv_get "$sum/zone-ratio.csv" zone_ratio)
@@ -113,23 +115,33 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 	# each measure's section, in the scenario table's order
 	measure_call page "$out" || true
 
-	if [ -f "$out/create-unlink-patched.csv" ] && [ -f "$out/create-unlink-stock.csv" ]; then
-		p=$out/create-unlink-patched.csv s=$out/create-unlink-stock.csv
+	cu=$datadir/create-unlink.csv
+	if has "$cu"; then
+		# c MODE COL: "median (min-max)" of a column of the summary
+		# (rates as whole numbers, ratios with three decimals)
+		c() { tab "$cu" "mode $2_median $2_min $2_max" '$C["mode"] == m { f = (c == "patched" || c == "stock") ? "%.0f" : "%.3f"
+			a = sprintf(f, $C[c "_median"]); lo = sprintf(f, $C[c "_min"]); hi = sprintf(f, $C[c "_max"])
+			print (lo == hi) ? a : a " (" lo "-" hi ")" }' -v m="$1" -v c="$2"; }
 		echo
 		echo "## create()+unlink() rate"
 		echo
-		echo "One guest run per kernel on a 64 GiB ext4 (defaults, flex_bg=16) on a"
-		echo "plain virtio disk; files created and unlinked in one directory"
-		echo "(\`bench/create_bench.c\`). Rates are creates+unlinks per second."
+		f=$(csv_get "$cu" files mode=none) r=$(csv_get "$cu" rounds mode=none)
+		echo "$(csv_get "$cu" boots mode=none) boot pairs, stock and patched, alternating which boots first; each guest makes a"
+		echo "64 GiB ext4 (defaults, flex_bg=16) on a plain virtio disk, runs one round of"
+		echo "$((f / r)) files per mode as a warm-up (discarded), then $r rounds of $((f / r)) files per mode"
+		echo "($f per mode and boot) created and unlinked in one directory, the modes in rotating order"
+		echo "(\`bench/create_bench.c\`, \`bench/kernel-bench.sh\`). Rates are creates+unlinks per second on"
+		echo "the guest's clock, median (min-max) across boots; patched / stock is taken within each boot"
+		echo "pair, vs no flag within each patched boot."
 		echo
 		echo "| flag | patched (/s) | stock (/s) | patched / stock | vs no flag (patched) |"
 		echo "|---|---|---|---|---|"
 		for m in none hot cold; do
-			echo "| $m | $(rate "$p" $m) | $(rate "$s" $m) | $(ratio "$(rate "$p" $m)" "$(rate "$s" $m)") | $(ratio "$(rate "$p" $m)" "$(rate "$p" none)") |"
+			echo "| $m | $(c $m patched) | $(c $m stock) | $(c $m ps) | $(c $m vs_none) |"
 		done
 		echo
 		echo "On the stock kernel open() ignores the unknown bits, so its three rows"
-		echo "measure the same code path and show the run-to-run noise."
+		echo "measure the same code path and show the boot-to-boot noise."
 	fi
 
 	if [ -s "$sum/validation.md" ]; then
