@@ -146,7 +146,7 @@ done <<<"$selected"
 
 # ---- the aged filesystem: hc-age's parameters (the image's cache key).
 # The sets scale with the disk: about 10% of it in all (as on the 16 GiB
-# disk of results/aged-16g with 32 MiB files), so that they take the same
+# disk of an earlier run with 32 MiB files), so that they take the same
 # share of the regions at every size.
 AGED_SEED=${AGED_SEED:-1}
 AGED_DIRS=64
