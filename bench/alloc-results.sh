@@ -67,6 +67,8 @@ function label(s) { if (s ~ /^[0-9]+$/) return sprintf("%.0f TiB", s / 109951162
 function r3(m, lo, hi) { return (lo == hi) ? sprintf("%.3f", m) : sprintf("%.3f (%.3f-%.3f)", m, lo, hi) }
 '
 page=$out/RESULTS.md
+# the testbed noise above which no verdict is given (per cent, see the page)
+NOISE_PCT=${ALLOC_NOISE_PCT:-10}
 {
 	echo "# Allocation cost: small files on a 64 GiB and a 16 TiB ext4"
 	echo
@@ -91,16 +93,39 @@ page=$out/RESULTS.md
 	echo
 	echo "Aims: the patched kernel within 5% of stock at every size (patched/stock >= 0.95),"
 	echo "and no configuration more than 10% slower at 16 TiB than at 64 GiB (>= 0.90);"
-	echo "\"met\" only when the whole range clears the aim."
+	echo "\"met\" only when the whole range clears the aim, and a verdict only where the"
+	echo "testbed can resolve it: the stock kernel's unhinted rate at that size must vary by at"
+	echo "most $NOISE_PCT% across rounds (the stock kernel ignores the hints, so its spread is the"
+	echo "testbed's own); where it varies more, the row says \"no verdict (noise)\"."
 	echo
+	# the testbed's noise, from the stock kernel's rows: across rounds (the
+	# unhinted rate) and within one boot (its three modes run one code path)
+	noise_line=$(awk -F, -v lim="$NOISE_PCT" "$LABEL_AWK"'NR > 1 && $4 == "stock" {
+			if ($6 == "none") { k = $2; if (!(k in lo) || $10 < lo[k]) lo[k] = $10; if ($10 > hi[k]) hi[k] = $10; if (!(k in o)) o[k] = ++n }
+			b = $1 "," $2; if (!(b in bl) || $10 < bl[b]) bl[b] = $10; if ($10 > bh[b]) bh[b] = $10 }
+		END { for (b in bl) if (bl[b] > 0 && bh[b] / bl[b] > w) { w = bh[b] / bl[b]; wb = b }
+			for (k in o) if (lo[k] > 0 && (hi[k] / lo[k] - 1) * 100 > lim) {
+				printf "%sat %s the stock kernel'"'"'s unhinted rate ranged %.1f-%.1f files/s across rounds (%.1fx)", (m++ ? "; " : ""), label(k), lo[k], hi[k], hi[k] / lo[k] }
+			if (m && w > 1) { split(wb, q, ","); printf "; within one boot (round %s, %s) its three modes, one code path, differed by %.1fx", q[1], label(q[2]), w } }' "$csv")
+	if [ -n "$noise_line" ]; then
+		echo "**This run cannot resolve the aims at every size:** $noise_line. The testbed's"
+		echo "noise is larger than the differences the aims ask about; the verdicts there are withheld."
+		echo
+	fi
 	echo "| size | reserve | mode | patched/stock | aim 0.95 | largest/smallest size | aim 0.90 |"
 	echo "|---|---|---|---|---|---|---|"
-	awk -F, "$LABEL_AWK"'
-	function verdict(lo, hi, aim) { if (lo == "") return ""; if (lo + 0 >= aim) return "met"; if (hi + 0 < aim) return "not met"; return "not met (the range straddles the aim)" }
-	NR > 1 && $3 == "patched" {
-		printf "| %s | %s | %s | %s | %s | %s | %s |\n", label($1), $4, $5, r3($14, $15, $16), verdict($15, $16, 0.95),
-			($17 == "" ? "" : r3($17, $18, $19)), verdict($18, $19, 0.90)
-	}' "$sum"
+	awk -F, -v lim="$NOISE_PCT" "$LABEL_AWK"'
+	function verdict(lo, hi, aim, sz) { if (lo == "") return ""; if (noisy[sz]) return "no verdict (noise)"
+		if (lo + 0 >= aim) return "met"; if (hi + 0 < aim) return "not met"; return "not met (the range straddles the aim)" }
+	# a size is noisy when the stock kernel'"'"'s unhinted rate varies more than lim% across rounds
+	NR > 1 && $3 == "stock" && $5 == "none" { noisy[$1] = ($8 > 0 && ($9 / $8 - 1) * 100 > lim); lg = $1 }
+	NR > 1 && $3 == "patched" { row[++n] = $0 }
+	END { for (i = 1; i <= n; i++) { $0 = row[i]
+		# the large/small ratio needs both sizes quiet
+		ln = 0; for (z in noisy) if (noisy[z]) ln = 1
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n", label($1), $4, $5, r3($14, $15, $16), verdict($15, $16, 0.95, $1),
+			($17 == "" ? "" : r3($17, $18, $19)), (ln && $18 != "" ? "no verdict (noise)" : verdict($18, $19, 0.90, ""))
+	} }' FS=, "$sum"
 	echo
 	echo "Data: [alloc-runs.csv](alloc-runs.csv) (every boot), [alloc-summary.csv](alloc-summary.csv)."
 } >"$page"
