@@ -6,8 +6,9 @@
 #       /tests/guest-bench.sh
 #
 # Makes a fresh ext4 on BENCH_DEV (destroys it), runs create_bench in a
-# top-level directory (one round first as a warm-up, discarded) and writes BENCH_OUT/create-unlink.csv (the folder
-# vm/runner/run --out brings back), a header and one line per mode:
+# top-level directory (one round first as a warm-up, discarded) and writes
+# BENCH_OUT/create-unlink.csv (the folder vm/runner/run --out brings back),
+# a header and one line per mode:
 #   mode,files,seconds,rate
 # Its lines and the diagnostics ("# " lines, stderr) also go to the console.
 # Exit 0 on success.
