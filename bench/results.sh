@@ -52,7 +52,7 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 	echo "Written by \`make bench\` from the files of the run started $(env_of date) in"
 	echo "\`$rel/\` (one run); nothing here is typed by hand. Figures: PNG in"
 	echo "\`plots/figures/\` (from this run), SVG in \`$rel/figures/\`."
-	echo "This page: written $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/results.sh\` at commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')."
+	echo "This page: written $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/results.sh\` at commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -vE ' (RESULTS\.md|plots/(figures|data)/.*|results/.*)$' | grep -q . && echo ' (with uncommitted changes)')."
 	# the command that makes it again and what it costs (bench/plan, OUT/steps.csv)
 	pm="" tm=""
 	if [ -s "$out/steps.csv" ]; then
@@ -168,7 +168,14 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 		echo "each page says which run wrote it."
 		echo
 		for o in $others; do
-			echo "- [$(sed -n 's/^# //p' "$(dirname "$page")/$o" | head -n 1)]($o): $(grep -m1 '^Written by' "$(dirname "$page")/$o" | sed 's/^Written by //; s/ in$//')"
+			# its "Written by" sentence, joined across the lines it wraps over
+			w=$(awk '/^Written by/ { p = 1 } p { if ($0 == "") exit; t = t (t == "" ? "" : " ") $0 }
+				END { sub(/^Written by /, "", t); i = index(t, ". "); if (i) t = substr(t, 1, i)
+					# its links point next to that page, not this one: their text only
+					while (match(t, /\[[^]]*\]\([^)]*\)/)) { l = substr(t, RSTART + 1, RLENGTH - 1); sub(/\]\(.*$/, "", l)
+						t = substr(t, 1, RSTART - 1) l substr(t, RSTART + RLENGTH) }
+					print t }' "$(dirname "$page")/$o")
+			echo "- [$(sed -n 's/^# //p' "$(dirname "$page")/$o" | head -n 1)]($o): ${w:-(the page does not say which run wrote it)}"
 		done
 	fi
 	if [ -s "$out/steps.csv" ]; then
