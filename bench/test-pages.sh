@@ -71,11 +71,11 @@ t "headline: seq hot-read / cold-read = $r (fio's medians; headline= in the scen
 zo=$(awk -F, 'NR == 2 { print $3 }' "$fixture/summary/hdd-rate.csv") zi=$(awk -F, 'END { print $3 }' "$fixture/summary/hdd-rate.csv")
 zr=$(awk -v a="$zo" -v b="$zi" 'BEGIN { printf "%.3f", a / b }')
 t "headline: the model's zone ratio $zr ($zo / $zi MB/s, hdd-rate.csv)" grep -qF -- "- drive model's zone ratio (outermost / innermost sequential rate): **$zr** ($zo / $zi MB/s)" "$page"
-# the raw disk's start / end on the model's clock: bytes over the span of
-# each run's trace rows at either end: their bytes over their seek +
-# rotation + transfer, median of the runs
-zrate() { for d in "$fixture/zones"/run*; do awk -F, -v z="$1" 'NR > 1 && $6 == "read" && ((z == "start") == ($4 < 131072)) {
-	t += $8 + $9 + $10; b += $5 * 512 } END { printf "%.2f\n", b / t }' "$d/trace.csv"; done; }
+# the raw disk's start / end on the model's clock: each run's trace rows at
+# either end but the first (which carries the seek to get there): their
+# bytes over their seek + rotation + transfer, median of the runs
+zrate() { for d in "$fixture/zones"/run*; do awk -F, -v z="$1" 'NR > 1 && $6 == "read" && $5 >= 128 && ((z == "start") == ($4 < 131072)) {
+	if (!n++) next; t += $8 + $9 + $10; b += $5 * 512 } END { printf "%.2f\n", b / t }' "$d/trace.csv"; done; }
 zs=$(med $(zrate start)) ze=$(med $(zrate end))
 t "headline: the raw disk's start / end from the model's trace ($zs / $ze MB/s)" grep -qF -- "- raw-disk O_DIRECT read (busybox dd, 64 MiB), start / end of the disk: **$(awk -v a="$zs" -v b="$ze" 'BEGIN { printf "%.3f", a / b }')** ($zs / $ze MB/s" "$page"
 # the disk's clock: hc-tracejoin's service p50 and p99, median (min-max)
