@@ -110,7 +110,8 @@ printf 'begin y %d\n' $((now - 100)) >>"$tmp/progress.log" && progress_end y 2
 check "progress_end: a step that shared the clock with another counts half" grep -q '^end y 50$' "$tmp/progress.log"
 is "progress_table: the steps, planned and taken minutes" "$(progress_table | head -n 2 | tr '\n' ' ')" "step,expected_min,actual_min a,1.0,2.0 "
 is "plan_cost: bench/plan's minutes in seconds" "$(plan_cost kernel)" 420
-is "plan_cost: per GiB" "$(plan_cost age 4)" 60
+# the per-GiB kind: its minutes in bench/plan times the GiB, in seconds
+is "plan_cost: per GiB" "$(plan_cost age 4)" "$(awk '$1 == "age" { printf "%.0f", $2 * 4 * 60 }' "$top/bench/plan")"
 plan_cost nosuch >/dev/null 2>"$tmp/plan.err"
 rc=$?
 check "plan_cost: an unknown step is named, status 2 ($rc)" sh -c "[ $rc = 2 ] && grep -q 'no stage nosuch' '$tmp/plan.err'"
