@@ -222,7 +222,7 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-p
 	echo "full=$FULL"
 	echo "run_id=$(date -u '+%Y%m%dT%H%M%SZ')-$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	# the command that reproduces this run (bench/bench.sh's, or this script's)
-	echo "command=${BENCH_COMMAND:-QUICK=$QUICK FULL=$FULL RUNS=$RUNS BENCH_DISK=$DISK_SIZE${SCENARIO:+ SCENARIO=\"$SCENARIO\"} bench/run.sh}"
+	echo "command=${BENCH_COMMAND:-QUICK=$QUICK FULL=$FULL RUNS=$RUNS BENCH_DISK=$DISK_SIZE${SCENARIO:+ SCENARIO=\"$SCENARIO\"}$([ "$SCENARIO_EXACT" = 0 ] || echo " SCENARIO_EXACT=1")${AGED_SEEDS:+ AGED_SEEDS=$AGED_SEEDS}$([ "$AGED_SEED" = 1 ] || echo " AGED_SEED=$AGED_SEED") bench/run.sh}"
 	echo "scenarios=$(echo "$selected" | awk '{ printf "%s ", $1 }')"
 } >"$out/run-env.txt"
 # the later stages take the scenarios and what they measure from here
