@@ -16,4 +16,9 @@ set ylabel "fraction of reads"
 set yrange [0:1]
 if (exists("logx") && logx) { set logscale x; set xrange [*:*] } else { set xrange [0:*] }
 set key bottom right noenhanced
-plot for [i=1:words(files)] word(files, i) using 1:2 skip 1 with steps lw 2 title word(titles, i)
+# twelve colours, none used twice in a figure of up to twelve curves (the
+# default cycle repeats after eight); a pair's job (a title with a dash:
+# hc-hot, nn-a) is dashed, a set read alone is solid
+colors = "#1b9e77 #d95f02 #7570b3 #e7298a #66a61e #e6ab02 #a6761d #666666 #1f78b4 #000000 #b15928 #6a3d9a"
+plot for [i=1:words(files)] word(files, i) using 1:2 skip 1 with steps lw 2 \
+	lc rgb word(colors, (i - 1) % 12 + 1) dt 1 + (strstrt(word(titles, i), "-") > 0) title word(titles, i)
