@@ -74,7 +74,8 @@ function stats_sort(a, n,	i, j, t) {
 	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 }
 function stats_med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-function mmm(m, lo, hi) { return (sprintf("%.2f", lo) == sprintf("%.2f", hi)) ? sprintf("%.2f", m) : sprintf("%.2f (%.2f-%.2f)", m, lo, hi) }
+function mmm(m, lo, hi) { return mmmf(m, lo, hi, "%.2f") }
+function mmmf(m, lo, hi, f) { return (sprintf(f, lo) == sprintf(f, hi)) ? sprintf(f, m) : sprintf(f " (" f "-" f ")", m, lo, hi) }
 '
 bench_tag=BENCH bench_name=$(basename "$0") bench_t0=$(date +%s)
 

@@ -119,9 +119,8 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 	if has "$cu"; then
 		# c MODE COL: "median (min-max)" of a column of the summary
 		# (rates as whole numbers, ratios with three decimals)
-		c() { tab "$cu" "mode $2_median $2_min $2_max" '$C["mode"] == m { f = (c == "patched" || c == "stock") ? "%.0f" : "%.3f"
-			a = sprintf(f, $C[c "_median"]); lo = sprintf(f, $C[c "_min"]); hi = sprintf(f, $C[c "_max"])
-			print (lo == hi) ? a : a " (" lo "-" hi ")" }' -v m="$1" -v c="$2"; }
+		c() { tab "$cu" "mode $2_median $2_min $2_max" '$C["mode"] == m {
+			print mmmf($C[c "_median"], $C[c "_min"], $C[c "_max"], (c == "patched" || c == "stock") ? "%.0f" : "%.3f") }' -v m="$1" -v c="$2"; }
 		echo
 		echo "## create()+unlink() rate"
 		echo
