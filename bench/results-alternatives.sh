@@ -62,6 +62,8 @@ fi
 	echo "Written by \`bench/results-alternatives.sh\` from the run of $(e date) at commit"
 	echo "\`$(e commit)\`; the command: \`$(e command)\`. The page was written at commit"
 	echo "\`$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null)$(git -C "$(dirname "$0")" diff --quiet HEAD -- bench 2>/dev/null || echo '+dirty')\`."
+	# arms added from another run of the same pilot and image (bench/alternatives-merge.sh)
+	sed -n 's/^merged=//p' "$out/run-env.txt" | while read -r l; do echo "$l"; done
 	echo
 	echo "The workload (\`bench/alternatives.fio\`): $(e ZIPF_NRFILES) files of $(e ZIPF_SIZE) (sizes drawn by fio's"
 	echo "seed), $(e ALT_IOS) random 4 KiB O_DIRECT preads, the file of each read drawn by"

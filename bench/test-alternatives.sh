@@ -83,6 +83,21 @@ t "arm g: its row says what it is, with a's numbers" grep -q '^| g | write-lifet
 t "arm g: the sentence with its ratios to c and a and where its hinted files went" \
 	grep -q "^Write-lifetime hints (g): steady p50 10 ms, 2.000 of right O_HOT hints' (c), 1.000 of doing nothing's (a); the files it hinted EXTREME ended with 0.00 of their bytes in the last third (a: 0.00)" "$tmp/pageg/RESULTS.md"
 
+# bench/alternatives-merge.sh: arm g from another run tree of the same pilot
+MG=$top/bench/alternatives-merge.sh
+cp -a "$fixture" "$tmp/into"
+t "merge: arm g from another run of the same pilot" "$MG" "$tmp/into" "$tmp/withg" g -- "The images were compared."
+is "  its status line and folder copied" "$(grep -c '^g 1 ok' "$tmp/into/status"),$(test -d "$tmp/into/arm-g" && echo dir)" "1,dir"
+t "  the page names where g came from" sh -c "'$S' '$tmp/into' >/dev/null && '$top/bench/results-alternatives.sh' '$tmp/into' '$tmp/pagem/RESULTS.md' && grep -q '^Arm(s) g come from another run of the same pilot and parameters (checked): .*The images were compared.\$' '$tmp/pagem/RESULTS.md'"
+"$MG" "$tmp/into" "$tmp/withg" g >/dev/null 2>"$tmp/em1"; rc=$?
+t "  an arm already there: status 1, named" sh -c "[ $rc = 1 ] && grep -q 'arm g already in' '$tmp/em1'"
+cp -a "$tmp/withg" "$tmp/othseq" && sed -i '1d' "$tmp/othseq/pilot/sequence.txt"
+cp -a "$fixture" "$tmp/into2"
+"$MG" "$tmp/into2" "$tmp/othseq" g >/dev/null 2>"$tmp/em2"; rc=$?
+t "  another request sequence: status 1, named" sh -c "[ $rc = 1 ] && grep -q 'pilot/sequence.txt differs' '$tmp/em2'"
+"$MG" "$tmp/into2" "$tmp/withg" h >/dev/null 2>"$tmp/em3"; rc=$?
+t "  not an arm: status 2, named" sh -c "[ $rc = 2 ] && grep -q \"'h' is not an arm\" '$tmp/em3'"
+
 # bad input: named, status non-zero
 cp -a "$fixture" "$tmp/bad1" && rm "$tmp/bad1/arm-c/run1/join.csv"
 "$S" "$tmp/bad1" >/dev/null 2>"$tmp/err1"; rc=$?
