@@ -42,7 +42,8 @@ GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(TOP)/vm/lib/tap.h \
 		   hotcold-fiemap.h)
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
-		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count
+		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count \
+		 hc_writehint
 GUEST_SCRIPTS := guest-check.sh guest-kmsg.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS) tap.sh) \
 		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/ext4-selftests/hotcold_test \
