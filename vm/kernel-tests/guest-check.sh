@@ -77,7 +77,7 @@ export KERNEL_FLAVOUR="$FLAVOUR"
 # HC_SECTIONS="NAME ...": run only these sections of the suite (make
 # guest-check-debug's subset on the slow debug kernel); unset or empty:
 # all of them.  A section left out prints a SKIP line, never a pass.
-SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count race otherfs openat2"
+SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count writehint race otherfs openat2"
 for sec in ${HC_SECTIONS:-}; do
 	case " $SECTIONS " in
 	*" $sec "*) ;;
@@ -537,6 +537,7 @@ fi
 ##### 13e: write-lifetime hints: a file whose fcntl(F_SET_RW_HINT) hint
 ##### is RWH_WRITE_LIFE_EXTREME gets its data in the cold region (vdb: 32
 ##### groups of 32 MiB, flex groups of 4, so a middle directory exists)
+if section writehint; then
 diag "=== write-lifetime hints on $VDB ==="
 if [ "$FLAVOUR" = patched ]; then
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
@@ -546,6 +547,7 @@ if [ "$FLAVOUR" = patched ]; then
 	fi
 else
 	skip "hc_writehint" "stock kernel: it does not place files by their write-lifetime hint"
+fi
 fi
 
 ##### 14: races a review found (TCG rarely hits them: a pass says little,

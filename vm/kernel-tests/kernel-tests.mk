@@ -135,7 +135,7 @@ guest-check-stock: kernel-stock guest-tests vm-initramfs
 # recount after a resize (resize) and the hint counters (count).  Left out:
 # place, nonrot, unpriv (and FUSE), small, otherfs, openat2; each prints a
 # SKIP line.  make guest-check-debug DEBUG_SECTIONS= runs the whole suite.
-DEBUG_SECTIONS ?= fallback region move dirmark escape resize count race
+DEBUG_SECTIONS ?= fallback region move dirmark escape resize count writehint race
 DEBUG_APPEND := printk.devkmsg=on rcupdate.rcu_cpu_stall_timeout=120
 guest-check-debug: kernel-debug guest-tests vm-initramfs
 	@$(GUEST_SRC)/guest-check-debug.sh $(GUEST_OUT)/debug \
