@@ -17,13 +17,16 @@
  * written and fsync()ed; FIEMAP says where the data went:
  *  - write_hint_cold exists and reads 1; 2 is refused (EINVAL);
  *  - EXTREME: every block in the cold region, the inode not, and
- *    hint_clusters_in_region grows by the file's clusters;
- *  - SHORT, LONG, NOT_SET, no fcntl at all: no block in the cold region;
+ *    hint_clusters_in_region grows by the file's clusters; a 32 KiB
+ *    EXTREME file too;
+ *  - SHORT, LONG, NOT_SET, no fcntl at all: a small file (see not_cold())
+ *    has no block in the cold region;
  *  - O_HOT + EXTREME: every block in the hot region (the create's hint
  *    wins); O_COLD + SHORT: every block in the cold region;
  *  - EXTREME, written, then NOT_SET and appended: the append is not
  *    counted as a hinted file's (hint_clusters_* do not grow);
- *  - write_hint_cold 0: an EXTREME file has no block in the cold region;
+ *  - write_hint_cold 0: a small EXTREME file has no block in the cold
+ *    region;
  *  - queue/rotational 0 (tunable back to 1): the same.
  * Without the kernel change every EXTREME check fails.
  */
@@ -204,11 +207,20 @@ static void cold_file(const char *name, const char *what)
 	       " clusters (%lld -> %lld)", what, w.blocks, c0, c1);
 }
 
+/*
+ * A file that must not be placed as a cold one.  It is small (32 KiB, 8
+ * blocks, under mb_stream_req's 16), so that, unhinted, its data goes to
+ * the per-CPU locality group's preallocation near its inode's group in
+ * the middle third: a large unhinted file would follow the stream goal,
+ * the last group any large file used, which the unhinted append to a
+ * file in the cold region (x_extreme_then_not) leaves there.  Placed as
+ * a cold file it gets its own region goal in the cold region instead.
+ */
 static void not_cold(const char *name, int flag, int hint, const char *what)
 {
 	struct where w;
 
-	if (make_closed(name, flag, hint, 4 * MIB, &w)) {
+	if (make_closed(name, flag, hint, 32 << 10, &w)) {
 		tap_ok(0, "%s: file made and mapped", what);
 		return;
 	}
@@ -268,6 +280,14 @@ int main(int argc, char **argv)
 	       "the value stays 1", e ? strerror(e) : "accepted");
 
 	cold_file("x_extreme", "rotational, write_hint_cold 1");
+	/* the small files of not_cold() go cold too when the hint counts */
+	if (!make_closed("x_extreme_small", 0, RWH_WRITE_LIFE_EXTREME,
+			 32 << 10, &w))
+		tap_ok(w.blocks && w.in_cold == w.blocks,
+		       "EXTREME, 32 KiB: all in the cold region (%" PRIu64
+		       " of %" PRIu64 " blocks)", w.in_cold, w.blocks);
+	else
+		tap_ok(0, "EXTREME, 32 KiB: file made and mapped");
 	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
 		char what[64];
 
