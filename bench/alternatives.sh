@@ -10,10 +10,11 @@
 #      read files
 #   e  patched kernel, no hints, hc-track moving the files read most
 #   f  d plus hc-track (it may demote the wrongly hinted: --scan)
-#   g  write-lifetime hints: needs a kernel patch not in kernel-patches/ yet;
-#      the hook is arm_setup's case g (give the unpopular files the hint in
-#      the guest with fcntl F_SET_RW_HINT before they are written, i.e. a
-#      hint column in LIST that hc-mkfiles turns into the fcntl)
+#   g  patched kernel, write-lifetime hints, no O_HOT/O_COLD: every file
+#      outside the hot set (the unpopular ones) gets fcntl(F_SET_RW_HINT,
+#      RWH_WRITE_LIFE_EXTREME) right after its create, before it is
+#      written (LIST's lifetime column, hc-mkfiles), which the series'
+#      write-hint patch turns into O_COLD's placement (write_hint_cold)
 #
 # Steps: the pilot (bench/alternatives.fio through fio's null engine on the
 # host: the files' sizes and every read's file, so the hot set is known
@@ -28,7 +29,7 @@
 # Variables (environment or make):
 #   SIZE=64G        the modelled disk (development: 4G-8G)
 #   RUNS=1          rounds of the arms
-#   ARMS="a b c d e f"
+#   ARMS="a b c d e f g"
 #   FILL=80         hc-age's target; AGED_SEED=1, AGED_CHURN=0.5
 #   ZIPF_SEED=1 ZIPF_NRFILES=300 ZIPF_THETA=1.1 ZIPF_SIZE (64k-8m; 64k-2m
 #                   below 16G)   the workload (bench/alternatives.fio)
@@ -51,7 +52,7 @@ build=${BUILD:-$top/build}
 out=${1:-$build/alternatives}
 . "$top/bench/lib.sh" && lib_init ALT bench/alternatives.sh
 
-SIZE=${SIZE:-64G} RUNS=${RUNS:-1} ARMS=${ARMS:-a b c d e f}
+SIZE=${SIZE:-64G} RUNS=${RUNS:-1} ARMS=${ARMS:-a b c d e f g}
 FILL=${FILL:-80} AGED_SEED=${AGED_SEED:-1} AGED_CHURN=${AGED_CHURN:-0.5}
 PROFILE=${PROFILE:-desktop7200} TIME_SCALE=${TIME_SCALE:-1}
 BZIMAGE_PATCHED=${BZIMAGE_PATCHED:-$build/kbuild-patched/arch/x86/boot/bzImage}
@@ -73,8 +74,7 @@ TRACK_INTERVAL=${TRACK_INTERVAL:-10} TRACK_HALF_LIFE=${TRACK_HALF_LIFE:-30}
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a whole number >= 1" ;; esac
 case $FILL in ''|*[!0-9]*) die "FILL='$FILL': give a percentage 1..95" ;; esac
 [ "$FILL" -ge 1 ] && [ "$FILL" -le 95 ] || die "FILL='$FILL': give a percentage 1..95"
-for a in $ARMS; do case $a in [a-f]) ;; g) die "ARMS: arm g (write-lifetime hints) needs a kernel patch that is not in kernel-patches/ yet" ;;
-	*) die "ARMS: '$a' is not an arm (a b c d e f)" ;; esac; done
+for a in $ARMS; do case $a in [a-g]) ;; *) die "ARMS: '$a' is not an arm (a b c d e f g)" ;; esac; done
 for v in ZIPF_SEED ZIPF_NRFILES ALT_IOS TRACK_INTERVAL TRACK_HALF_LIFE WINDOW; do
 	case ${!v} in ''|*[!0-9]*|0) die "$v='${!v}': give a whole number >= 1" ;; esac
 done
@@ -133,7 +133,8 @@ TRACK_BUDGET=${TRACK_BUDGET:-$((HOT_BYTES / 4))}
 hot_reads=$(awk -F, 'NR > 1 && $5 == 1 { s += $3 } END { print s + 0 }' "$out/pilot/files.csv")
 stage "pilot: hot set $HOT_FILES files, $((HOT_BYTES >> 20)) MiB of $(awk -F, 'NR > 1 { s += $2 } END { printf "%d", s / 1048576 }' "$out/pilot/files.csv") MiB, $hot_reads of $nr reads"
 
-# ---- the file lists: "PATH SIZE HINT", zipf.0 .. N-1 in order, per arm
+# ---- the file lists: "PATH SIZE HINT [LIFETIME]", zipf.0 .. N-1 in order,
+# per arm
 # d's hints: the hot set's files of odd rank keep theirs; for each of even
 # rank, the least read file not yet hinted gets it instead
 awk -F, 'NR > 1 { print $1, $2, $4, $5 }' "$out/pilot/files.csv" | sort -k3,3n >"$out/lists/ranked.txt"
@@ -150,6 +151,7 @@ make_list() { # arm
 			if (a == "b") p = (h == 1 ? "/fast/zipf/" : "/mnt/zipf/") f " " s " none"
 			else if (a == "c") p = "/mnt/zipf/" f " " s " " (h == 1 ? "hot" : "none")
 			else if (a == "d" || a == "f") p = "/mnt/zipf/" f " " s " " (d[f] ~ /^hot-/ ? "hot" : "none")
+			else if (a == "g") p = "/mnt/zipf/" f " " s " none" (h == 1 ? "" : " extreme")
 			else p = "/mnt/zipf/" f " " s " none"
 			line[n] = p; if (n > max) max = n }
 		END { for (i = 0; i <= max; i++) if (i in line) print line[i] }' "$out/pilot/files.csv" >"$out/lists/$a.txt"

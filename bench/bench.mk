@@ -61,7 +61,7 @@ HELP_LINES += "scaleout-check  bench/scaleout.sh end to end, a bad job, a dead Q
 # Issue 26: O_HOT at create against the alternatives (bench/alternatives.sh):
 # one aged image, one seed and request sequence, the arms a-f one guest at
 # a time, the page results/alternatives/RESULTS.md.
-#   make alternatives [SIZE=64G] [RUNS=3] [ARMS="a b c d e f"] [ALT_IOS=]
+#   make alternatives [SIZE=64G] [RUNS=3] [ARMS="a b c d e f g"] [ALT_IOS=]
 #                     [ZIPF_SEED=] [HOT_FRAC=] [TIME_SCALE=] [PROFILE=]
 #   make alternatives-short   the short version (SIZE=4G, RUNS=1, 12000
 #                     reads) into build/alternatives-short/ and its page
@@ -88,6 +88,6 @@ alternatives-check: bench-tools | $(BUILD)/.stamp-deps
 	@BTOOLS=$(BUILD)/bench-tools $(TOP)/bench/test-alternatives.sh
 
 CHECK_HOST_TARGETS += alternatives-check
-HELP_LINES += "alternatives  issue 26: O_HOT vs no hints, a fast partition, half-wrong hints, hc-track (SIZE= RUNS= ARMS=) -> results/alternatives/"
+HELP_LINES += "alternatives  issue 26: O_HOT vs no hints, a fast partition, half-wrong hints, hc-track, write-lifetime hints (SIZE= RUNS= ARMS=) -> results/alternatives/"
 HELP_LINES += "alternatives-short  the same, short (4G, one run) into build/alternatives-short/"
 HELP_LINES += "alternatives-check  the alternatives summariser and page on a fixture, hc-mkfiles' bad input (TAP)"

@@ -13,8 +13,10 @@
 #     on that image under the disk model (a copy-on-write overlay, so
 #     every arm starts from the same state): mount it (noatime: the only
 #     writes while fio reads are the tracker's), create the workload's
-#     files with hc-mkfiles from LIST ("PATH SIZE HINT" lines, the same
-#     order and sizes for every arm; a split arm's fast files live on
+#     files with hc-mkfiles from LIST ("PATH SIZE HINT [LIFETIME]" lines,
+#     the same order and sizes for every arm; a LIFETIME column needs a
+#     kernel with /sys/fs/ext4/vda/write_hint_cold 1; a split arm's fast
+#     files live on
 #     /fast, the filesystem on vda1, with a symlink in /mnt/zipf), note
 #     where they are (hc-where), then run bench/alternatives.fio; TRACK
 #     "-" runs no tracker, else it is hc-track's options, and hc-track
@@ -89,6 +91,12 @@ run)
 		df -k "$mnt" | awk -v d="$d" 'NR == 2 { printf "%s_df_before_pct=%.2f\n", d, 100 * $3 / $2 }' >>$out/env.txt
 		mkdir -p "$mnt/zipf" || exit 1
 	done </tmp/devs
+	# write-lifetime hints must reach a kernel that places by them
+	if grep -v '^#' "$list" | awk 'NF >= 4 { found = 1 } END { exit !found }'; then
+		wh=$(cat /sys/fs/ext4/vda/write_hint_cold 2>/dev/null)
+		echo "write_hint_cold=${wh:-absent}" >>$out/env.txt
+		[ "$wh" = 1 ] || { echo "guest-alternatives: LIST gives write-lifetime hints but /sys/fs/ext4/vda/write_hint_cold is '${wh:-absent}', not 1 (a kernel without the write-hint patch?)"; exit 1; }
+	fi
 	# the files, every arm in the same order and sizes; only the hints and
 	# (split) the filesystem differ
 	t0=$(up)

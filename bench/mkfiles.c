@@ -6,12 +6,15 @@
  *	hc-mkfiles LIST
  *
  * DESCRIPTION
- *	LIST has one file a line, "PATH SIZE HINT" (blank lines and lines
- *	starting with '#' are skipped): PATH is created with
+ *	LIST has one file a line, "PATH SIZE HINT [LIFETIME]" (blank lines and
+ *	lines starting with '#' are skipped): PATH is created with
  *	openat2(O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC|hint) (HINT hot: O_HOT,
- *	cold: O_COLD, none: no flag), SIZE bytes (a whole number, suffix k, m
- *	or g allowed) are written in 1 MiB writes and fsync()ed, one file
- *	after the other in LIST's order.  The same LIST makes the same
+ *	cold: O_COLD, none: no flag); if LIFETIME is given, its write-lifetime
+ *	hint is set with fcntl(F_SET_RW_HINT) right after the open, before
+ *	any write (LIFETIME not_set, none, short, medium, long or extreme:
+ *	RWH_WRITE_LIFE_NOT_SET ... RWH_WRITE_LIFE_EXTREME); SIZE bytes (a
+ *	whole number, suffix k, m or g allowed) are written in 1 MiB writes
+ *	and fsync()ed, one file after the other in LIST's order.  The same LIST makes the same
  *	sequence of creates and writes, so arms of a benchmark that differ
  *	only in the hints start from the same allocator state.  A file whose
  *	hint the kernel rejects (EINVAL: a kernel without O_HOT/O_COLD) is an
@@ -21,7 +24,8 @@
  *	size as it is).
  *
  * OUTPUT
- *	A header row, then one CSV row per file: path,size,hint,inode.
+ *	A header row, then one CSV row per file: path,size,hint,inode,lifetime
+ *	(lifetime "-" when LIST gave none: no fcntl).
  *
  * EXIT STATUS
  *	0 every file made; 1 a system call failed (a message names the file
@@ -30,6 +34,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +46,27 @@
 #include "hotcold-flags.h"
 
 #define CHUNK (1 << 20)
+
+#ifndef F_SET_RW_HINT
+#define F_SET_RW_HINT 1036
+#endif
+
+/* LIFETIME's names, in the order of the RWH_WRITE_LIFE_* values (0-5) */
+static const char *const lifetimes[] = {
+	"not_set", "none", "short", "medium", "long", "extreme",
+};
+#define NLIFETIMES (int)(sizeof(lifetimes) / sizeof(lifetimes[0]))
+
+/* the RWH_WRITE_LIFE_* value of a LIFETIME name, -1 if it is none of them */
+static int parse_lifetime(const char *s)
+{
+	int i;
+
+	for (i = 0; i < NLIFETIMES; i++)
+		if (!strcmp(s, lifetimes[i]))
+			return i;
+	return -1;
+}
 
 static int parse_size(const char *s, unsigned long long *out)
 {
@@ -65,7 +91,7 @@ static int parse_size(const char *s, unsigned long long *out)
 }
 
 static int make_one(const char *path, unsigned long long size, unsigned long long flag,
-		    const char *hint, char *buf)
+		    const char *hint, int lifetime, char *buf)
 {
 	struct open_how how = {
 		.flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | flag,
@@ -80,6 +106,16 @@ static int make_one(const char *path, unsigned long long size, unsigned long lon
 			strerror(errno), errno == EINVAL && flag ?
 			" (does this kernel know O_HOT/O_COLD?)" : "");
 		return 1;
+	}
+	if (lifetime >= 0) {
+		uint64_t h = (uint64_t)lifetime;
+
+		if (fcntl(fd, F_SET_RW_HINT, &h)) {
+			fprintf(stderr, "hc-mkfiles: %s: fcntl(F_SET_RW_HINT, %s): %s\n", path,
+				lifetimes[lifetime], strerror(errno));
+			close(fd);
+			return 1;
+		}
 	}
 	memset(buf, (unsigned char)(size & 0xff) | 1, CHUNK);
 	while (done < size) {
@@ -100,23 +136,27 @@ static int make_one(const char *path, unsigned long long size, unsigned long lon
 		return 1;
 	}
 	close(fd);
-	printf("%s,%llu,%s,%llu\n", path, size, hint, (unsigned long long)st.st_ino);
+	printf("%s,%llu,%s,%llu,%s\n", path, size, hint, (unsigned long long)st.st_ino,
+	       lifetime >= 0 ? lifetimes[lifetime] : "-");
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	char line[4096], path[4096], size_s[64], hint[64], extra[8];
+	char line[4096], path[4096], size_s[64], hint[64], life[64], extra[8];
 	unsigned long long size, flag;
+	int lifetime, nf;
 	unsigned int lineno = 0;
 	char *buf;
 	FILE *in;
 
 	if (argc != 2 || !strcmp(argv[1], "--help")) {
 		fprintf(argc == 2 ? stdout : stderr, "usage: hc-mkfiles LIST\n"
-			"LIST: \"PATH SIZE HINT\" lines (HINT hot, cold or none); each PATH\n"
-			"created with openat2(O_CREAT|O_EXCL|hint), SIZE bytes written, fsync()ed.\n"
-			"CSV on stdout: path,size,hint,inode\n");
+			"LIST: \"PATH SIZE HINT [LIFETIME]\" lines (HINT hot, cold or none;\n"
+			"LIFETIME not_set, none, short, medium, long or extreme); each PATH\n"
+			"created with openat2(O_CREAT|O_EXCL|hint), LIFETIME set with\n"
+			"fcntl(F_SET_RW_HINT), SIZE bytes written, fsync()ed.\n"
+			"CSV on stdout: path,size,hint,inode,lifetime\n");
 		return argc == 2 ? 0 : 2;
 	}
 	in = fopen(argv[1], "r");
@@ -129,15 +169,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hc-mkfiles: out of memory\n");
 		return 1;
 	}
-	printf("path,size,hint,inode\n");
+	printf("path,size,hint,inode,lifetime\n");
 	while (fgets(line, sizeof(line), in)) {
 		lineno++;
 		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
 			continue;
-		if (sscanf(line, "%4095s %63s %63s %7s", path, size_s, hint, extra) != 3 ||
-		    parse_size(size_s, &size)) {
-			fprintf(stderr, "hc-mkfiles: %s line %u: want \"PATH SIZE HINT\", got: %s",
+		nf = sscanf(line, "%4095s %63s %63s %63s %7s", path, size_s, hint, life, extra);
+		if ((nf != 3 && nf != 4) || parse_size(size_s, &size)) {
+			fprintf(stderr, "hc-mkfiles: %s line %u: want \"PATH SIZE HINT [LIFETIME]\", got: %s",
 				argv[1], lineno, line);
+			return 2;
+		}
+		lifetime = -1;
+		if (nf == 4 && (lifetime = parse_lifetime(life)) < 0) {
+			fprintf(stderr, "hc-mkfiles: %s line %u: lifetime '%s': use not_set, none, short, "
+				"medium, long or extreme\n", argv[1], lineno, life);
 			return 2;
 		}
 		if (!strcmp(hint, "hot"))
@@ -151,7 +197,7 @@ int main(int argc, char **argv)
 				argv[1], lineno, hint);
 			return 2;
 		}
-		if (make_one(path, size, flag, hint, buf))
+		if (make_one(path, size, flag, hint, lifetime, buf))
 			return 1;
 		fflush(stdout);
 	}

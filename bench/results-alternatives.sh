@@ -34,6 +34,7 @@ what() {
 	d) echo "O_HOT at create, half wrong" ;;
 	e) echo "no hints, hc-track moving the most read files" ;;
 	f) echo "half wrong (d) + hc-track" ;;
+	g) echo "write-lifetime hints: RWH_WRITE_LIFE_EXTREME on the files outside the hot set" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -61,6 +62,8 @@ fi
 	echo "Written by \`bench/results-alternatives.sh\` from the run of $(e date) at commit"
 	echo "\`$(e commit)\`; the command: \`$(e command)\`. The page was written at commit"
 	echo "\`$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null)$(git -C "$(dirname "$0")" diff --quiet HEAD -- bench 2>/dev/null || echo '+dirty')\`."
+	# arms added from another run of the same pilot and image (bench/alternatives-merge.sh)
+	sed -n 's/^merged=//p' "$out/run-env.txt" | while read -r l; do echo "$l"; done
 	echo
 	echo "The workload (\`bench/alternatives.fio\`): $(e ZIPF_NRFILES) files of $(e ZIPF_SIZE) (sizes drawn by fio's"
 	echo "seed), $(e ALT_IOS) random 4 KiB O_DIRECT preads, the file of each read drawn by"
@@ -77,6 +80,10 @@ fi
 	echo "files; e runs \`hc-track $(e track_e) --log ... /mnt\`"
 	echo "while fio reads, f the same with \`--scan /mnt/zipf\` (so the files d hinted into the"
 	echo "hot region are known to be there and leave it when unread)."
+	echo "Arm g gives every file outside the hot set \`fcntl(F_SET_RW_HINT,"
+	echo "RWH_WRITE_LIFE_EXTREME)\` right after its create, before it is written, and no"
+	echo "O_HOT/O_COLD; the series' write-hint patch places such files' data as O_COLD's"
+	echo "(\`/sys/fs/ext4/<dev>/write_hint_cold\`, 1 by default)."
 	echo
 	echo "Every time is the disk model's **service time** (arrival to end in its trace,"
 	echo "joined read by read with the engine's seek log), never the guest's clock."
@@ -139,6 +146,14 @@ fi
 	if has a && has c && awk -v a="$(med a steady_p50_ms)" -v c="$(med c steady_p50_ms)" 'BEGIN { exit !(a < c) }'; then
 		echo "Doing nothing (a) beats right hints (c) here: steady p50 $(med a steady_p50_ms) against $(med c steady_p50_ms) ms, the steady reads' median seek $(med a steady_seek_p50_ms) against $(med c steady_seek_p50_ms) ms. A 4 KiB read costs its seek and rotation, not the zone's transfer rate, so what counts is how close together the files read most are, not which third holds them: in a they were written one after another by one program and lie together, in c each hot create went to whatever the aged hot region had free (see the files' positions in the engine's placement logs)."
 	fi
+	if has g; then
+		echo -n "Write-lifetime hints (g): steady p50 $(med g steady_p50_ms) ms"
+		has c && echo -n ", $(ratio "$(med g steady_p50_ms)" "$(med c steady_p50_ms)") of right O_HOT hints' (c)"
+		has a && echo -n ", $(ratio "$(med g steady_p50_ms)" "$(med a steady_p50_ms)") of doing nothing's (a)"
+		echo -n "; the files it hinted EXTREME ended with $(m g rest_last) of their bytes in the last third"
+		has a && echo -n " (a: $(m a rest_last))"
+		echo ", the hot set with $(m g hot_first) of its bytes in the first third."
+	fi
 	if has b && has c; then
 		echo "The administrator's fast partition (b), which needs the hot set known in advance as c does, has $(ratio "$(med b steady_p50_ms)" "$(med c steady_p50_ms)") of c's steady p50."
 	fi
@@ -169,9 +184,6 @@ fi
 		echo
 		echo "**Failed runs** (not in the tables): $(echo "$fails" | tr '\n' ';' | sed 's/;$//; s/;/; /g')."
 	fi
-	echo
-	echo "Arm g (write-lifetime hints placing RWH_WRITE_LIFE_EXTREME files in the cold"
-	echo "region) is not here: it needs a kernel patch that is not in the series yet."
 	echo
 	echo "The CSVs: [runs](csv/runs.csv), [arms](csv/arms.csv), [windows](csv/windows.csv), [files](csv/files.csv)."
 } >"$page"

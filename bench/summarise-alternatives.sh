@@ -19,7 +19,9 @@
 #       steady reads' share served in the disk's first third, by LBA;
 #       steady_seek_p50_ms: the steady reads' median seek (the trace's
 #       seek_us: how far apart the files read most are); same_sequence: 1 when the seek log's files and offsets are the
-#       pilot's, in order)
+#       pilot's, in order; rest_first, rest_last: the bytes of the files
+#       outside the hot set (arm g's write-hinted ones) in the first and
+#       the last third after the run)
 #   OUT/summary/arms.csv     arm,metric,median,min,max,runs over the runs
 #   OUT/summary/fig-windows-ARM.csv  t_s,p50_ms,p99_ms,runs: each window's
 #       p50 and p99, medians over the runs (plots/alternatives.gp)
@@ -50,7 +52,7 @@ pct() {
 }
 
 echo "arm,run,window,t_s,reads,p50_ms,p99_ms,bg_mb" >"$sum/windows.csv"
-runs_hdr="arm,run,kernel,layout,tracker,reads,matched_frac,same_sequence,disk_seconds,p50_ms,p99_ms,steady_p50_ms,steady_p99_ms,reads_first_third,hot_first_before,hot_first,hot_middle,hot_last,moves,moved_mb,bg_read_mb,bg_write_mb,moving_reads,moving_p50_ms,moving_p99_ms,quiet_p50_ms,steady_seek_p50_ms,t_within10_s"
+runs_hdr="arm,run,kernel,layout,tracker,reads,matched_frac,same_sequence,disk_seconds,p50_ms,p99_ms,steady_p50_ms,steady_p99_ms,reads_first_third,hot_first_before,hot_first,hot_middle,hot_last,moves,moved_mb,bg_read_mb,bg_write_mb,moving_reads,moving_p50_ms,moving_p99_ms,quiet_p50_ms,steady_seek_p50_ms,rest_first,rest_last,t_within10_s"
 : >"$sum/runs.tmp"
 hotlist=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["hot"] == 1 { printf "%s ", $c["file"] }' "$out/pilot/files.csv")
 [ -n "$hotlist" ] || die "$out/pilot/files.csv: no file with hot=1"
@@ -96,8 +98,9 @@ while read -r arm r st _; do
 	same=$(cmp -s <(awk -F, "$CSV_AWK"'BEGIN { need = "file ddir offset" } $C["ddir"] == "read" { f = $C["file"]; sub(/.*\//, "", f); print f "," $C["offset"] }' "$d/seek.csv") \
 		"$out/pilot/sequence.txt" && echo 1 || echo 0)
 	# the hot set's bytes per third (hc-where; a split arm: its own filesystem's thirds)
-	hw() { awk -F, -v hot="$hotlist" -v col="$2" "$CSV_AWK"'BEGIN { n = split(hot, h, " "); for (i = 1; i <= n; i++) H[h[i]] = 1; need = "file size first middle last" }
-		{ f = $C["file"]; sub(/.*\//, "", f); if (f in H) { s += $C["size"]; v += $C["size"] * $C[col] } }
+	# (hw FILE COL rest: the same for the files outside the hot set)
+	hw() { awk -F, -v hot="$hotlist" -v col="$2" -v rest="${3:-}" "$CSV_AWK"'BEGIN { n = split(hot, h, " "); for (i = 1; i <= n; i++) H[h[i]] = 1; need = "file size first middle last" }
+		{ f = $C["file"]; sub(/.*\//, "", f); if ((f in H) != (rest != "")) { s += $C["size"]; v += $C["size"] * $C[col] } }
 		END { if (s) printf "%.4f", v / s; if (csv_bad) exit 2 }' "$1"; }
 	tr_moves="" tr_mb=""
 	if [ -s "$d/track.csv" ]; then
@@ -107,7 +110,7 @@ while read -r arm r st _; do
 	envv() { sed -n "s/^$1=//p" "$d/env.txt" | head -n 1; }
 	kern=$(case $arm in a|b) echo stock ;; *) echo patched ;; esac)
 	g() { echo "$1" | awk -F, -v k="$2" -v c="$3" '$1 == k { print $c }'; }
-	echo "$arm,$r,$kern,$(envv layout),$([ -s "$d/track.csv" ] && echo on || echo off),$nreq,$(ratio "$matched" "$nreq"),$same,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'),$(g "$all" x 3),$(g "$all" x 4),$(g "$steady" x 3),$(g "$steady" x 4),$first,$(hw "$d/where-before.csv" first),$(hw "$d/where-after.csv" first),$(hw "$d/where-after.csv" middle),$(hw "$d/where-after.csv" last),$tr_moves,$tr_mb,$(awk -F, '$1 == "t" && $2 == "read" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(awk -F, '$1 == "t" && $2 == "write" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(g "$moving" m 2),$(g "$moving" m 3),$(g "$moving" m 4),$(g "$moving" q 3),$(g "$sseek" x 3)" >>"$sum/runs.tmp"
+	echo "$arm,$r,$kern,$(envv layout),$([ -s "$d/track.csv" ] && echo on || echo off),$nreq,$(ratio "$matched" "$nreq"),$same,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'),$(g "$all" x 3),$(g "$all" x 4),$(g "$steady" x 3),$(g "$steady" x 4),$first,$(hw "$d/where-before.csv" first),$(hw "$d/where-after.csv" first),$(hw "$d/where-after.csv" middle),$(hw "$d/where-after.csv" last),$tr_moves,$tr_mb,$(awk -F, '$1 == "t" && $2 == "read" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(awk -F, '$1 == "t" && $2 == "write" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(g "$moving" m 2),$(g "$moving" m 3),$(g "$moving" m 4),$(g "$moving" q 3),$(g "$sseek" x 3),$(hw "$d/where-after.csv" first rest),$(hw "$d/where-after.csv" last rest)" >>"$sum/runs.tmp"
 	rm -f "$d/fg.tmp" "$d/bg.tmp"
 done <"$out/status"
 

@@ -51,6 +51,8 @@ is "arm c: steady reads in the disk's first third (LBA < sectors / 3)" "$(r c re
 is "arm e: steady seek p50 from the join's seek_us (half the service here)" "$(r e steady_seek_p50_ms)" \
 	"$(awk -F, 'NR > 1 && $2 >= 40 { print $13 / 1000 }' "$out/arm-e/run1/join.csv" | sort -g | awk '{ v[NR] = $1 } END { i = int(NR / 2); if (i < NR / 2) i++; printf "%.3f", v[i] }')"
 is "arm a: none there" "$(r a reads_first_third)" 0.0000
+is "arm e: the files outside the hot set, their bytes in the last third (hc-where)" "$(r e rest_last)" \
+	"$(awk -F, 'NR > 1 && !($1 ~ /zipf\.[01]$/) { s += $3; v += $3 * $6 } END { printf "%.4f", v / s }' "$out/arm-e/run1/where-after.csv")"
 w=$out/summary/windows.csv
 is "windows: 6 per arm, 4 arms" "$(awk 'NR > 1' "$w" | wc -l)" 24
 is "arm e window 1: p50 10 ms and the 2 MiB of background" "$(awk -F, '$1 == "e" && $3 == 1 { print $6 "," $8 }' "$w")" "10.000,2.000"
@@ -71,6 +73,31 @@ t "the failed run is listed" grep -q 'Failed runs.*d 1 FAIL' "$page"
 t "the figure is copied next to the page and linked" sh -c "test -s '$tmp/page/plots/figures/alternatives-p50.png' && grep -q '](plots/figures/alternatives-p50.png)' '$page'"
 t "the CSVs are copied next to the page" test -s "$tmp/page/csv/runs.csv" -a -s "$tmp/page/csv/windows.csv"
 
+# arm g: a copy of arm a's run (the fixture has none of its own): its
+# row, the sentence on write-lifetime hints, its figure series
+cp -a "$fixture" "$tmp/withg" && cp -a "$tmp/withg/arm-a" "$tmp/withg/arm-g" && echo "g 1 ok" >>"$tmp/withg/status"
+t "arm g: the summariser runs" "$S" "$tmp/withg"
+t "arm g: a figure series" test -s "$tmp/withg/summary/fig-windows-g.csv"
+t "arm g: the page writer runs" "$top/bench/results-alternatives.sh" "$tmp/withg" "$tmp/pageg/RESULTS.md"
+t "arm g: its row says what it is, with a's numbers" grep -q '^| g | write-lifetime hints: RWH_WRITE_LIFE_EXTREME on the files outside the hot set | 10.00 |' "$tmp/pageg/RESULTS.md"
+t "arm g: the sentence with its ratios to c and a and where its hinted files went" \
+	grep -q "^Write-lifetime hints (g): steady p50 10 ms, 2.000 of right O_HOT hints' (c), 1.000 of doing nothing's (a); the files it hinted EXTREME ended with 0.00 of their bytes in the last third (a: 0.00)" "$tmp/pageg/RESULTS.md"
+
+# bench/alternatives-merge.sh: arm g from another run tree of the same pilot
+MG=$top/bench/alternatives-merge.sh
+cp -a "$fixture" "$tmp/into"
+t "merge: arm g from another run of the same pilot" "$MG" "$tmp/into" "$tmp/withg" g -- "The images were compared."
+is "  its status line and folder copied" "$(grep -c '^g 1 ok' "$tmp/into/status"),$(test -d "$tmp/into/arm-g" && echo dir)" "1,dir"
+t "  the page names where g came from" sh -c "'$S' '$tmp/into' >/dev/null && '$top/bench/results-alternatives.sh' '$tmp/into' '$tmp/pagem/RESULTS.md' && grep -q '^Arm(s) g come from another run of the same pilot and parameters (checked): .*The images were compared.\$' '$tmp/pagem/RESULTS.md'"
+"$MG" "$tmp/into" "$tmp/withg" g >/dev/null 2>"$tmp/em1"; rc=$?
+t "  an arm already there: status 1, named" sh -c "[ $rc = 1 ] && grep -q 'arm g already in' '$tmp/em1'"
+cp -a "$tmp/withg" "$tmp/othseq" && sed -i '1d' "$tmp/othseq/pilot/sequence.txt"
+cp -a "$fixture" "$tmp/into2"
+"$MG" "$tmp/into2" "$tmp/othseq" g >/dev/null 2>"$tmp/em2"; rc=$?
+t "  another request sequence: status 1, named" sh -c "[ $rc = 1 ] && grep -q 'pilot/sequence.txt differs' '$tmp/em2'"
+"$MG" "$tmp/into2" "$tmp/withg" h >/dev/null 2>"$tmp/em3"; rc=$?
+t "  not an arm: status 2, named" sh -c "[ $rc = 2 ] && grep -q \"'h' is not an arm\" '$tmp/em3'"
+
 # bad input: named, status non-zero
 cp -a "$fixture" "$tmp/bad1" && rm "$tmp/bad1/arm-c/run1/join.csv"
 "$S" "$tmp/bad1" >/dev/null 2>"$tmp/err1"; rc=$?
@@ -84,16 +111,21 @@ t "not a run tree: status 2, named" sh -c "[ $rc = 2 ] && grep -q 'run-env.txt m
 # hc-mkfiles (hint none: the host kernel has no O_HOT), on the scratch folder
 M=$BTOOLS/hc-mkfiles
 if [ -x "$M" ]; then
-	printf '# a comment\n%s/f1 4096 none\n\n%s/f2 3m none\n' "$tmp" "$tmp" >"$tmp/list"
+	printf '# a comment\n%s/f1 4096 none\n\n%s/f2 3m none\n%s/f5 8k none extreme\n' "$tmp" "$tmp" "$tmp" >"$tmp/list"
 	t "hc-mkfiles makes the list" sh -c "'$M' '$tmp/list' >'$tmp/mk.csv'"
-	is "  sizes as asked" "$(stat -c %s "$tmp/f1") $(stat -c %s "$tmp/f2")" "4096 3145728"
-	is "  its CSV: a header and a row per file, with the inode" "$(sed -n 3p "$tmp/mk.csv")" "$tmp/f2,3145728,none,$(stat -c %i "$tmp/f2")"
+	is "  sizes as asked" "$(stat -c %s "$tmp/f1") $(stat -c %s "$tmp/f2") $(stat -c %s "$tmp/f5")" "4096 3145728 8192"
+	is "  its CSV: a header and a row per file, with the inode, no lifetime (-)" "$(sed -n 3p "$tmp/mk.csv")" "$tmp/f2,3145728,none,$(stat -c %i "$tmp/f2"),-"
+	is "  a lifetime column: set with F_SET_RW_HINT, named in the CSV" "$(sed -n 4p "$tmp/mk.csv")" "$tmp/f5,8192,none,$(stat -c %i "$tmp/f5"),extreme"
 	"$M" "$tmp/list" >/dev/null 2>"$tmp/e1"; rc=$?
 	t "  a file that exists: status 1, named (O_EXCL)" sh -c "[ $rc = 1 ] && grep -q '$tmp/f1: openat2(none): File exists' '$tmp/e1'"
 	printf '%s/f3 12 warm\n' "$tmp" >"$tmp/l2"; "$M" "$tmp/l2" >/dev/null 2>"$tmp/e2"; rc=$?
 	t "  a bad hint: status 2, named" sh -c "[ $rc = 2 ] && grep -q \"line 1: hint 'warm'\" '$tmp/e2'"
 	printf '%s/f4 12x none\n' "$tmp" >"$tmp/l3"; "$M" "$tmp/l3" >/dev/null 2>"$tmp/e3"; rc=$?
-	t "  a bad size: status 2, the line named" sh -c "[ $rc = 2 ] && grep -q 'line 1: want \"PATH SIZE HINT\"' '$tmp/e3'"
+	t "  a bad size: status 2, the line named" sh -c "[ $rc = 2 ] && grep -q 'line 1: want \"PATH SIZE HINT \[LIFETIME\]\"' '$tmp/e3'"
+	printf '%s/f6 12 none\n%s/f7 12 none forever\n' "$tmp" "$tmp" >"$tmp/l4"; "$M" "$tmp/l4" >/dev/null 2>"$tmp/e4"; rc=$?
+	t "  a bad lifetime: status 2, the line and the word named" sh -c "[ $rc = 2 ] && grep -q \"line 2: lifetime 'forever'\" '$tmp/e4'"
+	printf '%s/f8 12 none long extra\n' "$tmp" >"$tmp/l5"; "$M" "$tmp/l5" >/dev/null 2>"$tmp/e5"; rc=$?
+	t "  a fifth field: status 2, the line named" sh -c "[ $rc = 2 ] && grep -q 'line 1: want' '$tmp/e5'"
 	"$M" "$tmp/none" >/dev/null 2>&1; rc=$?
 	is "  a missing list: status 2" "$rc" 2
 else

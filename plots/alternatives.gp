@@ -12,7 +12,8 @@ load "bench-common.gp"
 arms = system("cd '".dir."' && ls fig-windows-*.csv 2>/dev/null | sed 's/fig-windows-//; s/.csv$//' | tr '\\n' ' '")
 if (strlen(arms) == 0) { print "no fig-windows-*.csv in ".dir; exit status 2 }
 name(a) = a eq "a" ? "a: stock, no hints" : a eq "b" ? "b: fast partition" : a eq "c" ? "c: O_HOT, right" : \
-    a eq "d" ? "d: O_HOT, half wrong" : a eq "e" ? "e: hc-track only" : a eq "f" ? "f: half wrong + hc-track" : a
+    a eq "d" ? "d: O_HOT, half wrong" : a eq "e" ? "e: hc-track only" : a eq "f" ? "f: half wrong + hc-track" : \
+    a eq "g" ? "g: write-lifetime hints" : a
 set title "Zipf reads over an aged ext4: median service time per window (disk model's clock)" noenhanced
 set xlabel "time since the first read, disk model's clock (s)"
 set ylabel "p50 service time in the window (ms)"

@@ -34,6 +34,9 @@
 #  vdb, 256 MiB, -g 4096: hc_count evict, quota (-O quota, usrquota),
 #    enospc (commit=300), noregion: the hint counters count a create once
 #    when it succeeded and a spill once (== FIEMAP) | -
+#  vdb, -g 8192 -G 4: hc_writehint (fcntl F_SET_RW_HINT EXTREME puts a
+#    file's data in the cold region; other hints, O_HOT/O_COLD files, the
+#    write_hint_cold tunable off and queue/rotational 0 do not) | skipped
 #  vdb, -g 8192 (-O fast_commit): hc_race mark, hc_race region | -
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
@@ -74,7 +77,7 @@ export KERNEL_FLAVOUR="$FLAVOUR"
 # HC_SECTIONS="NAME ...": run only these sections of the suite (make
 # guest-check-debug's subset on the slow debug kernel); unset or empty:
 # all of them.  A section left out prints a SKIP line, never a pass.
-SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count race otherfs openat2"
+SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count writehint race otherfs openat2"
 for sec in ${HC_SECTIONS:-}; do
 	case " $SECTIONS " in
 	*" $sec "*) ;;
@@ -529,6 +532,22 @@ if [ "$FLAVOUR" = patched ] && section count; then
 			not_ok "mke2fs $o + mount -o $mo $VDB for hc_count $m: $(cat /tmp/mkfs.log /tmp/mount.log 2>/dev/null)"
 		fi
 	done
+fi
+
+##### 13e: write-lifetime hints: a file whose fcntl(F_SET_RW_HINT) hint
+##### is RWH_WRITE_LIFE_EXTREME gets its data in the cold region (vdb: 32
+##### groups of 32 MiB, flex groups of 4, so a middle directory exists)
+if section writehint; then
+diag "=== write-lifetime hints on $VDB ==="
+if [ "$FLAVOUR" = patched ]; then
+	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
+		run hc_writehint "$VDB" /mnt/b
+		set_rot "$VDB" 1 || not_ok "$(rot "$VDB") could not be restored to 1"
+		umnt_fsck "$VDB" /mnt/b "write-lifetime hints"
+	fi
+else
+	skip "hc_writehint" "stock kernel: it does not place files by their write-lifetime hint"
+fi
 fi
 
 ##### 14: races a review found (TCG rarely hits them: a pass says little,

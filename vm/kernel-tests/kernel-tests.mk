@@ -42,7 +42,8 @@ GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(TOP)/vm/lib/tap.h \
 		   hotcold-fiemap.h)
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
-		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count
+		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count \
+		 hc_writehint
 GUEST_SCRIPTS := guest-check.sh guest-kmsg.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS) tap.sh) \
 		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/ext4-selftests/hotcold_test \
@@ -134,7 +135,7 @@ guest-check-stock: kernel-stock guest-tests vm-initramfs
 # recount after a resize (resize) and the hint counters (count).  Left out:
 # place, nonrot, unpriv (and FUSE), small, otherfs, openat2; each prints a
 # SKIP line.  make guest-check-debug DEBUG_SECTIONS= runs the whole suite.
-DEBUG_SECTIONS ?= fallback region move dirmark escape resize count race
+DEBUG_SECTIONS ?= fallback region move dirmark escape resize count writehint race
 DEBUG_APPEND := printk.devkmsg=on rcupdate.rcu_cpu_stall_timeout=120
 guest-check-debug: kernel-debug guest-tests vm-initramfs
 	@$(GUEST_SRC)/guest-check-debug.sh $(GUEST_OUT)/debug \
