@@ -9,8 +9,15 @@
 # size, stock and patched alternating which goes first.  Not a test.
 #
 # Usage: bench/alloc-bench.sh OUT PATCHED_BZIMAGE STOCK_BZIMAGE TESTROOT
-#   RUNS, SIZES, ALLOC_FILES (default 300), ALLOC_ROUNDS (default 3, the
-#   first a warm-up).
+#   RUNS, SIZES, ALLOC_FILES (default 1500), ALLOC_ROUNDS (default 3, the
+#   first a warm-up), VM_SMP (default 1 here: see below).
+# Files per mode: 1500 x 2 measured rounds, about 7 s per mode on a quiet
+# host.  With 300 (2 x 300 files, 1.3 s per mode) the stock kernel's own
+# rate varied 1.2x across rounds at 64 GiB and 2.8x at 16 TiB on an idle
+# host: windows that short measure the testbed's jitter.  One vCPU: with
+# two, under MTTCG, a vCPU thread descheduled by any host thread stalls
+# the other on its locks (lock-holder preemption); the same kernels on
+# two vCPUs varied 3.6x across rounds (2026-12-05, host partly busy).
 # Writes OUT/alloc-runs.csv:
 #   run,size,groups,kernel,reserve,mode,files,bytes,seconds,rate,sys_us_per_file,groups_scanned
 # and OUT/runs/ROUND-SIZE-KERNEL/: the guest's alloc.csv, and guest.out,
@@ -24,7 +31,9 @@ lib_init ALLOC alloc-bench.sh
 out=${1:-} patched=${2:-} stock=${3:-} root=${4:-}
 [ $# = 4 ] || die "usage: bench/alloc-bench.sh OUT PATCHED_BZIMAGE STOCK_BZIMAGE TESTROOT"
 RUNS=${RUNS:-5} SIZES=${SIZES:-64G 17592186040320}
-files=${ALLOC_FILES:-300} rounds=${ALLOC_ROUNDS:-3}
+files=${ALLOC_FILES:-1500} rounds=${ALLOC_ROUNDS:-3}
+export VM_SMP=${VM_SMP:-1}
+case $VM_SMP in ''|*[!0-9]*|0) die "VM_SMP='$VM_SMP': give a number of vCPUs >= 1" ;; esac
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a number >= 1" ;; esac
 case $files$rounds in *[!0-9]*) die "ALLOC_FILES='$files' ALLOC_ROUNDS='$rounds': give numbers" ;; esac
 [ "$rounds" -ge 2 ] || die "ALLOC_ROUNDS='$rounds': at least 2 (the first is a warm-up)"
@@ -34,6 +43,8 @@ for f in "$patched" "$stock"; do [ -f "$f" ] || die "no kernel image '$f'"; done
 	die "'$root' has no tests/alloc_bench and tests/guest-alloc.sh (make guest-tests)"
 mkdir -p "$out/runs" || die "cannot create $out"
 csv=$out/alloc-runs.csv
+# the settings the page states (alloc-results.sh)
+printf 'key,value\nvcpus,%s\nfiles,%s\nrounds,%s\n' "$VM_SMP" "$files" "$rounds" >"$out/settings.csv"
 echo "run,size,groups,kernel,reserve,mode,files,bytes,seconds,rate,sys_us_per_file,groups_scanned" >"$csv"
 total=$((RUNS * $(echo $SIZES | wc -w) * 2)) n=0
 for r in $(seq 1 "$RUNS"); do
@@ -61,6 +72,9 @@ for r in $(seq 1 "$RUNS"); do
 				"$d/alloc.csv" >"$d/rows.csv" 2>"$d/rows.err" ||
 				{ echo "alloc-bench: round $r size $s, the $k kernel: $d/alloc.csv is not what guest-alloc.sh writes ($(cat "$d/rows.err"); see $d/guest.out)" >&2; exit 1; }
 			cat "$d/rows.csv" >>"$csv"
+			# the runner's environment and stderr name this host's paths: kept
+			# only when the boot failed (above), not in a results folder
+			rm -f "$d/vm.env" "$d/vmrun.err"
 		done
 	done
 done

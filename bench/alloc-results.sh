@@ -82,6 +82,10 @@ NOISE_PCT=${ALLOC_NOISE_PCT:-10}
 	echo "cost, not a disk (the image is a sparse file on the host). Ratios are taken within"
 	echo "a round (each round boots every kernel once per size, stock and patched taking"
 	echo "turns to go first) and given as median (min-max) over rounds."
+	if [ -s "$out/settings.csv" ]; then
+		set_v() { awk -F, -v k="$1" '$1 == k { print $2 }' "$out/settings.csv"; }
+		echo "Each guest: $(set_v vcpus) vCPU(s); each mode: $(set_v files) files a round, $(set_v rounds) rounds, the first a warm-up."
+	fi
 	echo
 	echo "| size (groups) | kernel | reserve | mode | files/run | files/s | sys µs/file | runs | patched/stock | largest/smallest size |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
