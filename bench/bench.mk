@@ -63,9 +63,11 @@ HELP_LINES += "scaleout-check  bench/scaleout.sh end to end, a bad job, a dead Q
 # a time, the page results/alternatives/RESULTS.md.
 #   make alternatives [SIZE=64G] [RUNS=3] [ARMS="a b c d e f g"] [ALT_IOS=]
 #                     [ZIPF_SEED=] [HOT_FRAC=] [TIME_SCALE=] [PROFILE=]
-#   make alternatives-short   the short version (SIZE=4G, RUNS=1, 12000
-#                     reads) into build/alternatives-short/ and its page
-#                     there, for make bench to call
+#   make alternatives-short   the short version make bench runs: the default
+#                     disk (BENCH_DISK, 8G), one run of arms a-g, ALT_IOS
+#                     (6000) reads, into build/alternatives-short/ and
+#                     results/alternatives/RESULTS.md (make bench FULL=1
+#                     runs make alternatives instead)
 #   make alternatives-check   the summariser, figure and page on the
 #                     fixture bench/fixtures/alternatives-small/, and
 #                     hc-mkfiles' bad input (host, TAP)
@@ -80,7 +82,8 @@ alternatives: $(ALT_DEPS)
 		BUILD=$(BUILD) $(TOP)/bench/alternatives.sh $(BUILD)/alternatives
 
 alternatives-short: $(ALT_DEPS)
-	SIZE=4G RUNS=1 ALT_IOS=12000 ALT_COMMAND="make alternatives-short" PAGE=$(BUILD)/alternatives-short/RESULTS.md \
+	SIZE=$(or $(BENCH_DISK),8G) RUNS=1 ALT_IOS=$(or $(ALT_IOS),6000) \
+		ALT_COMMAND="make alternatives-short$(if $(BENCH_DISK), BENCH_DISK=$(BENCH_DISK))$(if $(ALT_IOS), ALT_IOS=$(ALT_IOS))" PAGE=$(ALT_PAGE) \
 		BZIMAGE_PATCHED=$(BZIMAGE_PATCHED) BZIMAGE_STOCK=$(BZIMAGE_STOCK) \
 		BUILD=$(BUILD) $(TOP)/bench/alternatives.sh $(BUILD)/alternatives-short
 
@@ -89,5 +92,5 @@ alternatives-check: bench-tools | $(BUILD)/.stamp-deps
 
 CHECK_HOST_TARGETS += alternatives-check
 HELP_LINES += "alternatives  issue 26: O_HOT vs no hints, a fast partition, half-wrong hints, hc-track, write-lifetime hints (SIZE= RUNS= ARMS=) -> results/alternatives/"
-HELP_LINES += "alternatives-short  the same, short (4G, one run) into build/alternatives-short/"
+HELP_LINES += "alternatives-short  make bench's short version (default disk, one run, 6000 reads) -> results/alternatives/"
 HELP_LINES += "alternatives-check  the alternatives summariser and page on a fixture, hc-mkfiles' bad input (TAP)"

@@ -3,8 +3,10 @@
 # make bench: the whole benchmark from a fresh clone, step by step, with the
 # time left printed at every step (bench/plan's costs, corrected by how long
 # the steps done so far took).  The steps: the Debian packages, the two
-# kernels, the tools, the create()+unlink() micro-benchmark, the arrays'
-# page (FULL=1 only), then bench/run.sh (ageing, every scenario, the page).
+# kernels, the tools, the create()+unlink() micro-benchmark, the hints
+# against the alternatives (issue 26: the short version, or the long one
+# with FULL=1), the arrays' page (FULL=1 only), then bench/run.sh (ageing,
+# every scenario, the page).
 #
 # Usage: bench/bench.sh [--plan]   (make bench; make bench-plan for --plan,
 #        which prints the plan, a line per step, and its total, and exits)
@@ -33,6 +35,10 @@ steps() {
 	echo "kernel-stock kernel$(warm kbuild-stock/arch/x86/boot/bzImage) kernel-stock"
 	echo "tools tools$(warm bench-tools/hc-age) guest-tests engine-guest-root hdd bench-tools vm-initramfs"
 	[ "$QUICK" = 1 ] || echo "create-unlink create-unlink kernel-bench-data"
+	# issue 26's comparison, its page results/alternatives/ (linked from
+	# RESULTS.md, which bench/run.sh writes last)
+	if [ "$FULL" = 1 ]; then echo "alternatives alternatives-full alternatives"
+	elif [ "$QUICK" = 0 ]; then echo "alternatives alternatives alternatives-short"; fi
 	[ "$FULL" = 0 ] || echo "arrays arrays arrays-bench"
 }
 plan() {
@@ -57,7 +63,7 @@ while read -r k _ targets; do
 	if ! "$mk" -C "$top" --no-print-directory $targets; then
 		echo "bench/bench.sh: make $targets failed" >&2
 		# the kernels, the tools: nothing later can run without them
-		case $k in create-unlink|arrays) rc=1 ;; *) exit 1 ;; esac
+		case $k in create-unlink|arrays|alternatives) rc=1 ;; *) exit 1 ;; esac
 	fi
 	progress_end "$k"
 done <<<"$(steps)"

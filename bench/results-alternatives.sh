@@ -4,8 +4,8 @@
 # plots/figures/ next to PAGE and the summary CSVs to csv/ next to it.
 # Everything on the page comes from OUT: the run's date, commit, command
 # and parameters (OUT/run-env.txt), the arms' numbers (OUT/summary/).
-# A run on a disk under 16G or with fewer than 3 runs is labelled a
-# development run at the top.
+# A run with fewer than 3 runs of each arm (make bench's short version) is
+# labelled at the top as one run without a spread.
 # Usage: bench/results-alternatives.sh OUT PAGE
 set -u
 out=${1:?usage: bench/results-alternatives.sh OUT PAGE}
@@ -42,7 +42,7 @@ arms=$(awk -F, 'NR > 1 { print $1 }' "$sum/runs.csv" | sort -u | tr '\n' ' ')
 [ -n "$arms" ] || die "$sum/runs.csv has no run"
 size=$(e SIZE) runs=$(e RUNS)
 dev=0
-[ "$(numfmt --from=iec "$size")" -lt $((16 << 30)) ] || [ "$runs" -lt 3 ] && dev=1
+[ "$runs" -lt 3 ] && dev=1
 cp "$sum"/runs.csv "$sum"/arms.csv "$sum"/windows.csv "$pdir/csv/"
 [ -r "$out/pilot/files.csv" ] && cp "$out/pilot/files.csv" "$pdir/csv/files.csv"
 fig=""
@@ -54,9 +54,10 @@ fi
 	echo "# Hints against the alternatives (issue 26)"
 	echo
 	if [ $dev = 1 ]; then
-		echo "**Development run**: a $size disk, $runs run(s) of each arm, seed $(e ZIPF_SEED): it shows that the"
-		echo "pipeline works end to end and how the arms behave at this size; it is not the"
-		echo "default-size (64G), several-run measurement issue 26 asks for."
+		echo "**Short run**: a $size disk, $runs run(s) of each arm, $(e ALT_IOS) reads, seed $(e ZIPF_SEED) (the short"
+		echo "version \`make bench\` runs). With fewer than 3 runs there is no spread: the numbers say"
+		echo "how the arms compared in this run. \`make alternatives\` (64G, RUNS=3, or \`make bench FULL=1\`)"
+		echo "gives median (min-max) over runs."
 		echo
 	fi
 	echo "Written by \`bench/results-alternatives.sh\` from the run of $(e date) at commit"
@@ -157,7 +158,7 @@ fi
 	if has b && has c; then
 		echo "The administrator's fast partition (b), which needs the hot set known in advance as c does, has $(ratio "$(med b steady_p50_ms)" "$(med c steady_p50_ms)") of c's steady p50."
 	fi
-	[ $dev = 1 ] && echo "These are one development run's numbers at $size; they say how the arms compare on this run, not yet how they compare in general."
+	[ $dev = 1 ] && echo "These are one short run's numbers at $size; they say how the arms compared in this run, not yet how they compare in general."
 	echo
 	echo "### Per window: p50 (p99) in ms"
 	echo

@@ -63,7 +63,7 @@ t "the figure: gnuplot draws a PNG" gnuplot -e "set loadpath '$top/plots'" -e "d
 is "  it is a PNG" "$(head -c 8 "$out/summary/alternatives-p50.png" | od -An -tx1 | tr -d ' \n')" 89504e470d0a1a0a
 echo "command=make alternatives SIZE=3G" >>"$out/run-env.txt"
 t "the page writer runs" "$top/bench/results-alternatives.sh" "$out" "$page"
-t "the page is labelled a development run (3G, RUNS=1)" grep -q '^\*\*Development run\*\*: a 3G disk, 1 run' "$page"
+t "the page is labelled a short run without a spread (3G, RUNS=1)" grep -q '^\*\*Short run\*\*: a 3G disk, 1 run' "$page"
 t "the page names the commit and the command" grep -q '`fixture`; the command: `make alternatives SIZE=3G`. The page' "$page"
 t "the table: arm c's row with its steady p50 and p99" grep -q '^| c | O_HOT at create, right (the hot set) | 5.00 | 5.00 |' "$page"
 t "the table: arm e within 10% from 20 s, 2 MiB moved, 10 ms while moving, 5 quiet" grep -q '^| e | .* | 20.00 | 2.00 | 10.00 / 5.00 |' "$page"
