@@ -147,10 +147,12 @@ aged_summarise() {
 
 aged_plots() {
 	local sum=$1/summary
-	plot_of "$sum/aged-answer.csv" answer bench-answer.gp -e "dir='$sum'" -e "disk='$(sed -n 's/^disk=//p' "$1/run-env.txt")'"
-	plot_of "$sum/aged-thirds.csv" aged-placement bench-aged-placement.gp -e "dir='$sum'"
+	local disk
+	disk=$(sed -n 's/^disk=//p' "$1/run-env.txt")
+	plot_of "$sum/aged-answer.csv" answer bench-answer.gp -e "dir='$sum'" -e "disk='$disk'"
+	plot_of "$sum/aged-thirds.csv" aged-placement bench-aged-placement.gp -e "dir='$sum'" -e "disk='$disk'"
 	if has "$sum/aged-seq.csv" && [ -s "$sum/zone-ratio.csv" ]; then
-		draw aged-seq bench-aged-seq.gp -e "dir='$sum'" -e "outer=$(csv_get "$sum/zone-ratio.csv" outer_mb_s)" \
+		draw aged-seq bench-aged-seq.gp -e "dir='$sum'" -e "disk='$disk'" -e "outer=$(csv_get "$sum/zone-ratio.csv" outer_mb_s)" \
 			-e "inner=$(csv_get "$sum/zone-ratio.csv" inner_mb_s)"
 	else skip aged-seq aged-seq.csv; fi
 }

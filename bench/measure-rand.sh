@@ -76,7 +76,9 @@ rand_summarise() {
 rand_jobs() { [ ! -f "$1/summary/rand.csv" ] || tab "$1/summary/rand.csv" "scenario job" '$C["scenario"] == s { print $C["job"] }' -v s="$2"; }
 
 rand_plots() {
-	local out=$1 sum=$1/summary s j f files titles
+	local out=$1 sum=$1/summary s j f files titles disk
+	disk=$(sed -n 's/^disk=//p' "$out/run-env.txt" 2>/dev/null)
+	disk=${disk:+, $disk disk}
 	for s in $(scen "$out" rand fresh); do
 		files="" titles=""
 		for j in $(rand_jobs "$out" "$s"); do
@@ -85,9 +87,9 @@ rand_plots() {
 		done
 		if [ -n "$files" ]; then
 			draw "latency-cdf-$s" bench-latency-cdf.gp -e "files='$files'" \
-				-e "titles='$titles'" -e "what='(bench/$s)'" -e "logx=1"
+				-e "titles='$titles'" -e "what='(bench/$s$disk, guest clock)'" -e "logx=1"
 			draw "seek-cdf-$s" bench-latency-cdf.gp -e "files='${files//cdf-lat-/cdf-seek-}'" \
-				-e "titles='$titles'" -e "what='(bench/$s): seek distance'" \
+				-e "titles='$titles'" -e "what='(bench/$s$disk): seek distance'" \
 				-e "xlab='seek distance from the previous request (MiB of LBA)'"
 		else skip "latency-cdf-$s" "cdf-lat-$s-*.csv"; fi
 	done
@@ -102,7 +104,7 @@ rand_plots() {
 		done
 		if [ -n "$files" ]; then
 			draw "service-cdf-$s" bench-latency-cdf.gp -e "files='$files'" -e "titles='$titles'" \
-				-e "what='(bench/$s, disk model clock)'" -e "logx=1" \
+				-e "what='(bench/$s$disk, disk model clock)'" -e "logx=1" \
 				-e "xlab='service time at the disk, arrival to end (ms, model trace)'"
 		else skip "service-cdf-$s" "cdf-disk-$s-*.csv"; fi
 	done

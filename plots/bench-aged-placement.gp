@@ -7,7 +7,8 @@
 #                -e "out='...'" -e "fmt='png'" plots/bench-aged-placement.gp
 if (!exists("dir")) { print "set dir='.../summary' (see header)"; exit status 2 }
 load "bench-common.gp"
-set title "Aged ext4: share of each set's data in the first and last third of the disk vs fullness" noenhanced
+if (!exists("disk")) disk = ""
+set title sprintf("Aged ext4%s: share of each set's data in the first and last third of the disk vs fullness", disk eq "" ? "" : ", ".disk." disk") noenhanced
 set xlabel "fullness of the aged filesystem (% of blocks in use)"
 set ylabel "fraction of the set's bytes"
 set yrange [0:1.05]

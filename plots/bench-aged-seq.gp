@@ -9,7 +9,8 @@
 if (!exists("dir")) { print "set dir='.../summary' (see header)"; exit status 2 }
 if (!exists("outer") || !exists("inner")) { print "set outer= and inner= (MB/s, the model's zone rates)"; exit status 2 }
 load "bench-common.gp"
-set title "Aged ext4: sequential O_DIRECT read rate by hint vs fullness (disk model's clock)" noenhanced
+if (!exists("disk")) disk = ""
+set title sprintf("Aged ext4%s: sequential O_DIRECT read rate by hint vs fullness (disk model's clock)", disk eq "" ? "" : ", ".disk." disk") noenhanced
 set xlabel "fullness of the aged filesystem (% of blocks in use)"
 set ylabel "read rate (MB/s, 10^6 B/s)"
 set yrange [0:outer * 1.15]
