@@ -283,7 +283,7 @@ done
 stage "summarise"
 "$top/bench/summarise-alternatives.sh" "$out" || failed=1
 if command -v gnuplot >/dev/null; then
-	gnuplot -e "set loadpath '$top/plots'" -e "dir='$out/summary'" "$top/plots/alternatives.gp" 2>"$out/summary/gnuplot.err" || { cat "$out/summary/gnuplot.err" >&2; failed=1; }
+	gnuplot -e "set loadpath '$top/plots'" -e "dir='$out/summary'" -e "disk='$SIZE'" -e "fill='$FILL'" "$top/plots/alternatives.gp" 2>"$out/summary/gnuplot.err" || { cat "$out/summary/gnuplot.err" >&2; failed=1; }
 fi
 if [ -n "${PAGE:-}" ]; then
 	"$top/bench/results-alternatives.sh" "$out" "$PAGE" || failed=1
