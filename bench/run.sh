@@ -214,7 +214,9 @@ cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-p
 	echo "runs=$RUNS"
 	echo "quick=$QUICK"
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')"
+	# the pages and figures runs write (make bench's earlier steps write
+	# results/alternatives/) are not changes to the code that ran
+	echo "commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -vE ' (RESULTS\.md|plots/(figures|data)/.*|results/.*)$' | grep -q . && echo ' (with uncommitted changes)')"
 	echo "host=$(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
 	echo "disk=$DISK_SIZE"
 	echo "bzimage_patched=${BZIMAGE_PATCHED#"$top"/}"
