@@ -59,7 +59,7 @@ HELP_LINES += "bench-scaleout  patched + stock guests at once, one fio --client 
 HELP_LINES += "scaleout-check  bench/scaleout.sh end to end, a bad job, a dead QEMU (TAP)"
 
 # Issue 26: O_HOT at create against the alternatives (bench/alternatives.sh):
-# one aged image, one seed and request sequence, the arms a-f one guest at
+# one aged image, one seed and request sequence, the arms a-g one guest at
 # a time, the page results/alternatives/RESULTS.md.
 #   make alternatives [SIZE=64G] [RUNS=3] [ARMS="a b c d e f g"] [ALT_IOS=]
 #                     [ZIPF_SEED=] [HOT_FRAC=] [TIME_SCALE=] [PROFILE=]
