@@ -208,6 +208,26 @@ static void cold_file(const char *name, const char *what)
 }
 
 /*
+ * A file made with open flag flag and write hint hint: every block in the
+ * hot region (hot) or in the cold one.
+ */
+static void all_in(const char *name, int flag, int hint, size_t size, int hot,
+		   const char *what)
+{
+	struct where w;
+	uint64_t n;
+
+	if (make_closed(name, flag, hint, size, &w)) {
+		tap_ok(0, "%s: file made and mapped", what);
+		return;
+	}
+	n = hot ? w.in_hot : w.in_cold;
+	tap_ok(w.blocks && n == w.blocks,
+	       "%s: all in the %s region (%" PRIu64 " of %" PRIu64 " blocks)",
+	       what, hot ? "hot" : "cold", n, w.blocks);
+}
+
+/*
  * A file that must not be placed as a cold one.  It is small (32 KiB, 8
  * blocks, under mb_stream_req's 16), so that, unhinted, its data goes to
  * the per-CPU locality group's preallocation near its inode's group in
@@ -281,13 +301,8 @@ int main(int argc, char **argv)
 
 	cold_file("x_extreme", "rotational, write_hint_cold 1");
 	/* the small files of not_cold() go cold too when the hint counts */
-	if (!make_closed("x_extreme_small", 0, RWH_WRITE_LIFE_EXTREME,
-			 32 << 10, &w))
-		tap_ok(w.blocks && w.in_cold == w.blocks,
-		       "EXTREME, 32 KiB: all in the cold region (%" PRIu64
-		       " of %" PRIu64 " blocks)", w.in_cold, w.blocks);
-	else
-		tap_ok(0, "EXTREME, 32 KiB: file made and mapped");
+	all_in("x_extreme_small", 0, RWH_WRITE_LIFE_EXTREME, 32 << 10, 0,
+	       "EXTREME, 32 KiB");
 	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
 		char what[64];
 
@@ -297,22 +312,10 @@ int main(int argc, char **argv)
 	}
 
 	/* the hint given at create wins */
-	if (!make_closed("x_hot_extreme", O_HOT, RWH_WRITE_LIFE_EXTREME,
-			 4 * MIB, &w))
-		tap_ok(w.blocks && w.in_hot == w.blocks,
-		       "O_HOT + EXTREME: the data stays in the hot region "
-		       "(%" PRIu64 " of %" PRIu64 " blocks)", w.in_hot,
-		       w.blocks);
-	else
-		tap_ok(0, "O_HOT + EXTREME: file made and mapped");
-	if (!make_closed("x_cold_short", O_COLD, RWH_WRITE_LIFE_SHORT,
-			 4 * MIB, &w))
-		tap_ok(w.blocks && w.in_cold == w.blocks,
-		       "O_COLD + SHORT: the data stays in the cold region "
-		       "(%" PRIu64 " of %" PRIu64 " blocks)", w.in_cold,
-		       w.blocks);
-	else
-		tap_ok(0, "O_COLD + SHORT: file made and mapped");
+	all_in("x_hot_extreme", O_HOT, RWH_WRITE_LIFE_EXTREME, 4 * MIB, 1,
+	       "O_HOT + EXTREME: the data stays");
+	all_in("x_cold_short", O_COLD, RWH_WRITE_LIFE_SHORT, 4 * MIB, 0,
+	       "O_COLD + SHORT: the data stays");
 
 	/* the hint taken back: later data is an unhinted file's */
 	i0 = clusters_in();
