@@ -52,7 +52,7 @@ pct() {
 }
 
 echo "arm,run,window,t_s,reads,p50_ms,p99_ms,bg_mb" >"$sum/windows.csv"
-runs_hdr="arm,run,kernel,layout,tracker,reads,matched_frac,same_sequence,disk_seconds,p50_ms,p99_ms,steady_p50_ms,steady_p99_ms,reads_first_third,hot_first_before,hot_first,hot_middle,hot_last,moves,moved_mb,bg_read_mb,bg_write_mb,moving_reads,moving_p50_ms,moving_p99_ms,quiet_p50_ms,steady_seek_p50_ms,rest_first,rest_last,t_within10_s"
+runs_hdr="arm,run,kernel,layout,tracker,reads,matched_frac,same_sequence,disk_seconds,p50_ms,p99_ms,steady_p50_ms,steady_p99_ms,reads_first_third,hot_first_before,hot_first,hot_middle,hot_last,moves,moved_mb,bg_read_mb,bg_write_mb,moving_reads,moving_p50_ms,moving_p99_ms,quiet_p50_ms,steady_seek_p50_ms,rest_first,rest_last,guest_p50_ms,t_within10_s"
 : >"$sum/runs.tmp"
 hotlist=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["hot"] == 1 { printf "%s ", $c["file"] }' "$out/pilot/files.csv")
 [ -n "$hotlist" ] || die "$out/pilot/files.csv: no file with hot=1"
@@ -66,8 +66,8 @@ while read -r arm r st _; do
 	done
 	# the foreground reads: relative arrival (s), service (ms), lba, seq; the
 	# run's first arrival is t0
-	awk -F, "$CSV_AWK"'BEGIN { need = "seq matched arrival_us end_us service_us lba seek_us" }
-		$C["matched"] == 1 { print $C["seq"] "," $C["arrival_us"] "," $C["end_us"] "," $C["service_us"] "," $C["lba"] "," $C["seek_us"] }
+	awk -F, "$CSV_AWK"'BEGIN { need = "seq matched arrival_us end_us service_us lba seek_us engine_lat_us" }
+		$C["matched"] == 1 { print $C["seq"] "," $C["arrival_us"] "," $C["end_us"] "," $C["service_us"] "," $C["lba"] "," $C["seek_us"] "," $C["engine_lat_us"] }
 		END { if (csv_bad) exit 2 }' "$j" | sort -t, -k2,2n >"$d/fg.tmp" ||
 		{ echo "bench/summarise-alternatives.sh: $j: a column is missing" >&2; bad=1; continue; }
 	nreq=$(awk -F, 'NR > 1 && $4 == "read"' "$d/seek.csv" | wc -l)
@@ -89,6 +89,8 @@ while read -r arm r st _; do
 		{ printf "%s,%s,%d,%d,%d,%.3f,%.3f,%.3f\n", arm, r, $1, $1 * w, $2, $3, $4, b[$1] / 1048576 }' |
 		sort -t, -k3,3n >>"$sum/windows.csv"
 	all=$(awk -F, '{ print "x," $4 / 1000 }' "$d/fg.tmp" | pct)
+	# the same reads on the guest's clock: fio's completion latency (seek log)
+	gall=$(awk -F, '{ print "x," $7 / 1000 }' "$d/fg.tmp" | pct)
 	steady=$(awk -F, -v n="$nreq" '$1 >= 2 * n / 3 { print "x," $4 / 1000 }' "$d/fg.tmp" | pct)
 	sseek=$(awk -F, -v n="$nreq" '$1 >= 2 * n / 3 { print "x," $6 / 1000 }' "$d/fg.tmp" | pct)
 	moving=$(awk -F, -v t0="$t0" -v bg="$d/bg.tmp" 'BEGIN { while ((getline l < bg) > 0) { split(l, x, ","); if (x[1] == "s" && x[3] > 0) s[x[2]] = 1 } }
@@ -110,7 +112,7 @@ while read -r arm r st _; do
 	envv() { sed -n "s/^$1=//p" "$d/env.txt" | head -n 1; }
 	kern=$(case $arm in a|b) echo stock ;; *) echo patched ;; esac)
 	g() { echo "$1" | awk -F, -v k="$2" -v c="$3" '$1 == k { print $c }'; }
-	echo "$arm,$r,$kern,$(envv layout),$([ -s "$d/track.csv" ] && echo on || echo off),$nreq,$(ratio "$matched" "$nreq"),$same,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'),$(g "$all" x 3),$(g "$all" x 4),$(g "$steady" x 3),$(g "$steady" x 4),$first,$(hw "$d/where-before.csv" first),$(hw "$d/where-after.csv" first),$(hw "$d/where-after.csv" middle),$(hw "$d/where-after.csv" last),$tr_moves,$tr_mb,$(awk -F, '$1 == "t" && $2 == "read" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(awk -F, '$1 == "t" && $2 == "write" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(g "$moving" m 2),$(g "$moving" m 3),$(g "$moving" m 4),$(g "$moving" q 3),$(g "$sseek" x 3),$(hw "$d/where-after.csv" first rest),$(hw "$d/where-after.csv" last rest)" >>"$sum/runs.tmp"
+	echo "$arm,$r,$kern,$(envv layout),$([ -s "$d/track.csv" ] && echo on || echo off),$nreq,$(ratio "$matched" "$nreq"),$same,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'),$(g "$all" x 3),$(g "$all" x 4),$(g "$steady" x 3),$(g "$steady" x 4),$first,$(hw "$d/where-before.csv" first),$(hw "$d/where-after.csv" first),$(hw "$d/where-after.csv" middle),$(hw "$d/where-after.csv" last),$tr_moves,$tr_mb,$(awk -F, '$1 == "t" && $2 == "read" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(awk -F, '$1 == "t" && $2 == "write" { printf "%.3f", $3 / 1048576 }' "$d/bg.tmp"),$(g "$moving" m 2),$(g "$moving" m 3),$(g "$moving" m 4),$(g "$moving" q 3),$(g "$sseek" x 3),$(hw "$d/where-after.csv" first rest),$(hw "$d/where-after.csv" last rest),$(g "$gall" x 3)" >>"$sum/runs.tmp"
 	rm -f "$d/fg.tmp" "$d/bg.tmp"
 done <"$out/status"
 

@@ -57,6 +57,7 @@ w=$out/summary/windows.csv
 is "windows: 6 per arm, 4 arms" "$(awk 'NR > 1' "$w" | wc -l)" 24
 is "arm e window 1: p50 10 ms and the 2 MiB of background" "$(awk -F, '$1 == "e" && $3 == 1 { print $6 "," $8 }' "$w")" "10.000,2.000"
 is "arm e window 2: p50 5 ms" "$(awk -F, '$1 == "e" && $3 == 2 { print $6 }' "$w")" 5.000
+is "runs.csv: arm c's reads on the guest's clock (the engine's latency), p50 7 ms" "$(csv_get "$out/summary/runs.csv" guest_p50_ms arm=c run=1)" 7.000
 is "arms.csv: e's steady p50 median" "$(csv_get "$out/summary/arms.csv" median arm=e metric=steady_p50_ms)" 5
 t "a figure series per arm" test -s "$out/summary/fig-windows-a.csv" -a -s "$out/summary/fig-windows-e.csv" -a ! -e "$out/summary/fig-windows-d.csv"
 t "the figure: gnuplot draws a PNG" gnuplot -e "set loadpath '$top/plots'" -e "dir='$out/summary'" "$top/plots/alternatives.gp"
@@ -66,6 +67,7 @@ t "the page writer runs" "$top/bench/results-alternatives.sh" "$out" "$page"
 t "the page is labelled a short run without a spread (3G, RUNS=1)" grep -q '^\*\*Short run\*\*: a 3G disk, 1 run' "$page"
 t "the page names the commit and the command" grep -q '`fixture`; the command: `make alternatives SIZE=3G`. The page' "$page"
 t "the table: arm c's row with its steady p50 and p99" grep -q '^| c | O_HOT at create, right (the hot set) | 5.00 | 5.00 |' "$page"
+t "the table: arm c's guest-clock p50 (7 ms) beside its disk-clock p50 (5 ms)" grep -q '^| c | O_HOT at create, right (the hot set) | 5.00 | 5.00 | 5.00 | 7.00 |' "$page"
 t "the table: arm e within 10% from 20 s, 2 MiB moved, 10 ms while moving, 5 quiet" grep -q '^| e | .* | 20.00 | 2.00 | 10.00 / 5.00 |' "$page"
 t "the table: arm a never within 10% of c" grep -q '^| a | .* | never |' "$page"
 t "the verdict names the lowest steady p50 (c, 5 ms) and a's ratio 2" sh -c "grep -q '^The lowest steady p50 is arm c' '$page' && grep -q \"^Arm a's is 2.000 times that\" '$page'"
