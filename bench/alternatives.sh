@@ -51,6 +51,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=${1:-$build/alternatives}
 . "$top/bench/lib.sh" && lib_init ALT bench/alternatives.sh
+. "$top/vm/lib/guest-run.sh"
 
 SIZE=${SIZE:-64G} RUNS=${RUNS:-1} ARMS=${ARMS:-a b c d e f g}
 FILL=${FILL:-80} AGED_SEED=${AGED_SEED:-1} AGED_CHURN=${AGED_CHURN:-0.5}
@@ -95,7 +96,6 @@ mkdir -p "$out/guest-root/tests/bench" "$out/pilot/zipf" "$out/lists" "$out/summ
 cp "$top/bench/guest-alternatives.sh" "$top/bench/alternatives.fio" "$BTOOLS/hc-age" "$BTOOLS/hc-mkfiles" \
 	"$BTOOLS/hc-track" "$BTOOLS/hc-where" "$out/guest-root/tests/bench/"
 : >"$out/status"
-split_guest_output() { awk -v dir="$2" -f "$top/bench/split-guest-output.awk" "$1"; }
 
 # ---- the pilot: the job through fio's null engine on the host (files
 # under OUT/pilot, made sparse with ftruncate): same seed, same sizes, same
@@ -202,14 +202,12 @@ image() { # LAYOUT: the image's folder on stdout
 	fi
 	t0=$(date +%s)
 	stage "image $layout: ageing to $FILL% (seed $AGED_SEED, churn $AGED_CHURN) into ${dir#"$top"/}" >&2
-	nice "$top/vm/runner/run" --kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-7200}" --disk "file:$dir/disk.img.tmp" \
+	GUEST_NICE=10 guest_run "bench/alternatives.sh: ageing the $layout image" "$dir" patched \
+		--kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-7200}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest-alternatives.sh age $layout $FILL $AGED_SEED $AGED_CHURN" \
-		>"$dir/guest.out" 2>"$dir/vmrun.err"
-	rc=$?
-	split_guest_output "$dir/guest.out" "$dir"
-	if [ $rc != 0 ] || grep -q '_fsck_rc=[^0]' "$dir/env.txt" 2>/dev/null || ! grep -q '_fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
-		guest_failed "$dir" "ageing the $layout image failed (vm/runner/run status $rc)"
+		-- "sh /tests/bench/guest-alternatives.sh age $layout $FILL $AGED_SEED $AGED_CHURN" || return 1
+	if grep -q '_fsck_rc=[^0]' "$dir/env.txt" 2>/dev/null || ! grep -q '_fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
+		echo "bench/alternatives.sh: ageing the $layout image: e2fsck -fn found errors ($(grep '_fsck_rc=' "$dir/env.txt" 2>/dev/null | tr '\n' ' '); ${dir#"$top"/}/fsck*.txt)" >&2
 		return 1
 	fi
 	mv "$dir/disk.img.tmp" "$dir/disk.img"
@@ -244,15 +242,13 @@ run_arm() { # arm run
 		echo "bench/alternatives.sh: arm $a: kernel '$k' missing (make kernel-stock)" >&2
 		echo "$a $r FAIL no-kernel" >>"$out/status"; failed=1; return 1
 	fi
-	nice "$top/vm/runner/run" --kernel "$k" --timeout "${VM_TIMEOUT:-5400}" \
+	GUEST_NICE=10 guest_run "bench/alternatives.sh: arm $a run $r" "$dir" "$(arm_kernel "$a")" \
+		--kernel "$k" --timeout "${VM_TIMEOUT:-5400}" \
 		--hdd "$SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv,base=${img[$(arm_layout "$a")]}/disk.img" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "ZIPF_SEED=$ZIPF_SEED ZIPF_NRFILES=$ZIPF_NRFILES ZIPF_THETA=$ZIPF_THETA ZIPF_SIZE=$ZIPF_SIZE ALT_IOS=$ALT_IOS ALT_IO_BYTES=$ALT_IO_BYTES sh /tests/bench/guest-alternatives.sh run $a /tests/bench/list-$a.txt '$(arm_track "$a")'" \
-		>"$dir/guest.out" 2>"$dir/vmrun.err"
+		-- "ZIPF_SEED=$ZIPF_SEED ZIPF_NRFILES=$ZIPF_NRFILES ZIPF_THETA=$ZIPF_THETA ZIPF_SIZE=$ZIPF_SIZE ALT_IOS=$ALT_IOS ALT_IO_BYTES=$ALT_IO_BYTES sh /tests/bench/guest-alternatives.sh run $a /tests/bench/list-$a.txt '$(arm_track "$a")'"
 	rc=$?
-	split_guest_output "$dir/guest.out" "$dir"
 	if [ $rc != 0 ]; then
-		guest_failed "$dir" "arm $a run $r failed with status $rc"
 		echo "$a $r FAIL status=$rc" >>"$out/status"; failed=1; return 1
 	fi
 	if grep -q '_fsck_rc=[^0]' "$dir/env.txt"; then

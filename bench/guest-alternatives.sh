@@ -1,12 +1,13 @@
 #!/bin/sh
-# Runs in the guest (vm/runner/run): issue 26's comparison of hints with
+# SPDX-License-Identifier: GPL-2.0
+# Runs in the guest (vm/runner/run --out): issue 26's comparison of hints with
 # their alternatives (bench/alternatives.sh drives it), in two steps.
 #
 #   sh guest-alternatives.sh age LAYOUT FILL SEED CHURN
 #     on a plain virtio disk (no disk model: fast).  LAYOUT single: one
 #     ext4 on /dev/vda; split: the MBR bench/alternatives.sh wrote has
 #     /dev/vda1 on the disk's outer third and /dev/vda2 on the rest, and
-#     each gets an ext4 aged the same way.  Ageing: bench/guest-aged.sh's
+#     each gets an ext4 aged the same way.  Ageing: bench/guest-scenario.sh's
 #     mke2fs (fixed UUID and hash seed), then hc-age to FILL percent with
 #     SEED and CHURN; e2fsck -fn after.
 #   sh guest-alternatives.sh run ARM LIST TRACK
@@ -22,21 +23,16 @@
 #     "-" runs no tracker, else it is hc-track's options, and hc-track
 #     watches /mnt while fio runs and is stopped (SIGTERM) after it.
 #
-# The environment (ZIPF_*, ALT_IOS) reaches fio; results are printed
-# between @@BENCH-FILE-BEGIN name@@ and @@BENCH-FILE-END name@@ lines.
+# The environment (ZIPF_*, ALT_IOS) reaches fio; every result file is
+# written in /out, which vm/runner/run brings back.
 set -u
-out=/tmp/out
-mkdir -p $out
+out=/out
+[ -d $out ] || { echo "guest-alternatives: no /out: run me under vm/runner/run --out DIR"; exit 2; }
 here=$(dirname "$0")
 FS_UUID=6f5d7e2a-0c1b-4e8e-9a55-0123456789ab
 FS_UUID2=6f5d7e2a-0c1b-4e8e-9a55-0123456789ac
 FS_HASH_SEED=2b7e1516-28ae-4d2a-abf7-158809cf4f3c
 
-emit() { # name file
-	echo "@@BENCH-FILE-BEGIN $1@@"
-	cat "$2"
-	echo "@@BENCH-FILE-END $1@@"
-}
 {
 	echo "kernel=$(uname -r)"
 	echo "disk_sectors=$(cat /sys/block/vda/size)"
@@ -73,7 +69,6 @@ age)
 		echo "${d}_fsck_rc=$?" >>$out/env.txt
 	done </tmp/devs
 	echo "age_seconds=$(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%d", b - a }')" >>$out/env.txt
-	emit env.txt $out/env.txt
 	exit 0 ;;
 run)
 	[ $# = 4 ] || { echo "usage: guest-alternatives.sh run ARM LIST TRACK"; exit 2; }
@@ -154,10 +149,6 @@ run)
 			echo "$(basename "$dev")_fsck_rc=$?" >>$out/env.txt
 		done </tmp/devs
 	fi
-	for f in env.txt fio.out fio.stderr placement.csv seek.csv mkfiles.csv where-before.csv where-after.csv where.err \
-		track.csv track.out track.err; do
-		[ -f $out/$f ] && emit $f $out/$f
-	done
 	[ $rc = 0 ] || { echo "guest-alternatives: fio exited with status $rc"; cat $out/fio.stderr; }
 	exit $rc ;;
 *)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Runs in the guest from fio's exec_prerun / exec_postrun (bench/promote.fio),
-# with guest-aged.sh's environment (AGED_<set>: the set's files, ':'-separated;
+# with the environment of guest-scenario.sh aged (AGED_<set>: the set's files, ':'-separated;
 # HOTCOLD_LOGDIR: its output folder) and fio's working directory (the aged
 # filesystem's root).  What it finds goes into $HOTCOLD_LOGDIR/env.txt, the
-# file guest-aged.sh hands back (fio ignores a prerun's or postrun's status):
+# file guest-scenario.sh brings back (fio ignores a prerun's or postrun's status):
 #   sums WHEN SET     promote_sum_WHEN=FILE,INODE,SHA256 per file of SET, the
 #                     page cache dropped first (the contents on the disk)
 #   move TARGET SET   hc-move TARGET over SET's files: promote_move_header=

@@ -1,27 +1,21 @@
 #!/bin/sh
-# Runs in the guest (vm/runner/run): a fio server for bench/scaleout.sh.
+# SPDX-License-Identifier: GPL-2.0
+# Runs in the guest (vm/runner/run --out): a fio server for bench/scaleout.sh.
 # Brings up the user-mode network (QEMU's slirp: guest 10.0.2.15), makes a
 # fresh ext4 on /dev/vda, names the guest NAME (fio's JSON reports each
 # server's hostname), starts `fio --server` on port 8765 and says so on
 # stdout (@@FIO-SERVER-READY@@).  The host's fio client then sends the job
 # files; the client expands their ${VARS}, with the guest's paths:
-# /usr/lib/fio/hotcold.so, /mnt/bench, /tmp/out.  When the host connects to
+# /usr/lib/fio/hotcold.so, /mnt/bench, /out.  When the host connects to
 # port 8766 the run is over: the server is stopped, and the engine's logs
-# and the hint counters are printed between
-#   @@BENCH-FILE-BEGIN name@@ ... @@BENCH-FILE-END name@@
-# lines, as bench/guest-scenario.sh does.
+# (placement.csv, seek.csv), the server's log and the hint counters
+# (env.txt) are in /out, which vm/runner/run brings back.
 # Usage: sh /tests/bench/guest-server.sh NAME [DIR...]
 # DIRs: the jobs' directories, made after the mount (fio does not make them).
 name=${1:?usage: guest-server.sh NAME [DIR...]}
 shift
-out=/tmp/out
-mkdir -p $out
-
-emit() { # name file
-	echo "@@BENCH-FILE-BEGIN $1@@"
-	cat "$2"
-	echo "@@BENCH-FILE-END $1@@"
-}
+out=/out
+[ -d $out ] || { echo "guest-server: no /out: run me under vm/runner/run --out DIR"; exit 2; }
 
 hostname "$name"
 ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 &&
@@ -61,7 +55,4 @@ done
 [ -r /sys/fs/ext4/vda/hint_honoured ] && echo "knows_flags=1" >>$out/env.txt || echo "knows_flags=0" >>$out/env.txt
 cd /
 umount /mnt || echo "guest-server: umount /mnt failed"
-for f in env.txt server.log placement.csv seek.csv; do
-	[ -f $out/$f ] && emit $f $out/$f
-done
 exit 0

@@ -4,7 +4,7 @@
 # host by bench/scaleout.sh, whose fio client expands the job file.
 # HOTCOLD_FSROOT is the filesystem's root (top-level directories),
 # HOTCOLD_MNT a directory below it.
-export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_FSROOT=/mnt HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=/tmp/out
+export HOTCOLD_ENGINE=/usr/lib/fio/hotcold.so HOTCOLD_FSROOT=/mnt HOTCOLD_MNT=/mnt/bench HOTCOLD_LOGDIR=/out
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	: "${BENCH_SIZE:=16m}" "${BENCH_IO:=1m}" "${BENCH_NRFILES:=4}"
 else

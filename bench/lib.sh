@@ -7,10 +7,6 @@
 #                      die's messages (bench/run.sh); the clock starts
 #   die MSG            "NAME: MSG" on stderr, exit 2 (bad input)
 #   stage MSG          "  TAG     [  12s] MSG" on stdout: seconds since lib_init
-#   guest_failed DIR MSG
-#                      a guest of a stage failed: "NAME: MSG; guest output:
-#                      DIR/guest.out, vm/runner/run: DIR/vmrun.err" and the
-#                      last 5 lines of each, on stderr
 #   ok_run OUT/SCEN/runN
 #                      true when bench/run.sh finished that run (OUT/status
 #                      has "SCEN N ok"); a failed run's files are not read
@@ -84,13 +80,6 @@ lib_init() {
 }
 die() { echo "$bench_name: $*" >&2; exit 2; }
 stage() { printf '  %-7s [%4ds] %s\n' "$bench_tag" $(($(date +%s) - bench_t0)) "$*"; }
-
-guest_failed() {
-	local d=$1
-	shift
-	echo "$bench_name: $*; guest output: $d/guest.out, vm/runner/run: $d/vmrun.err" >&2
-	tail -n 5 "$d/guest.out" "$d/vmrun.err" 2>/dev/null | sed 's/^/    /' >&2
-}
 
 ok_run() {
 	local d=${1%/} n r

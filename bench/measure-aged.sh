@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench/measure-aged.sh - the measure "aged" (bench/measures.sh): an ext4
-# aged by hc-age (bench/age.c, bench/guest-aged.sh) to the scenario's fill,
+# aged by hc-age (bench/age.c, bench/guest-scenario.sh age) to the scenario's fill,
 # then read through the disk model (bench/aged.fio).  The state of each
 # aged image, where each set of files landed, and what reading it cost on
 # the disk's clock (summary/disk.csv) next to the guest's; the scenarios'

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench/measure-dirmark.sh - the measure "dirmark" (bench/measures.sh): a
 # directory marked hot (patch 12, hc-mark; bench/dirmark.fio, run on an
-# aged image by bench/guest-aged.sh, whose ";@mark DIR MODE" lines mark the
+# aged image by bench/guest-scenario.sh aged, whose ";@mark DIR MODE" lines mark the
 # job's directories before fio creates anything).  Per run and job, where
 # its files' bytes are by third of the disk (the engine's placement log),
 # the kernel's hint counters after the run (env.txt: hint_inherited counts
@@ -23,7 +23,7 @@ dirmark_summarise() {
 		inh=$(sed -n 's/^hint_inherited=//p' "$d/env.txt" | tail -n 1)
 		hon=$(sed -n 's/^hint_honoured=//p' "$d/env.txt" | tail -n 1)
 		mk=$(sed -n 's/^mark_//p' "$d/env.txt" | tr '\n' ' ' | sed 's/ $//')
-		[ -n "$mk" ] || { echo "summarise: $d/env.txt: no mark_ line (bench/guest-aged.sh marks the job's ;@mark directories)" >&2; rc=1; continue; }
+		[ -n "$mk" ] || { echo "summarise: $d/env.txt: no mark_ line (bench/guest-scenario.sh aged marks the job's ;@mark directories)" >&2; rc=1; continue; }
 		awk -F, -v need="kind job bytes_first bytes_middle bytes_last" -v n="$n" -v r="$(basename "$d")" \
 			-v inh="$inh" -v hon="$hon" -v mk="$mk" "$CSV_AWK"'
 			$C["kind"] == "file" { j = $C["job"]; f[j]++; a[j] += $C["bytes_first"]; b[j] += $C["bytes_middle"]; c[j] += $C["bytes_last"] }

@@ -74,6 +74,7 @@ AGED_JOBS=${AGED_JOBS:-2}
 AGED_MEM=${AGED_MEM:-4096}
 
 . "$top/bench/lib.sh" && lib_init BENCH bench/run.sh
+. "$top/vm/lib/guest-run.sh"
 
 # ---- scenarios: bench/scenarios (name kernel job fill quick measures)
 # scaleout: both kernels at once, driven by one fio client (bench/scaleout.sh);
@@ -204,7 +205,7 @@ rm -rf "$out/guest-root" "$out/figures" "$out/status" "$out/summary"
 # RESULTS.md describes this run only: no scenario of an earlier run stays.
 for s in $(echo "$all_scenarios" | awk "NF { print \$1 }"); do rm -rf "${out:?}/$s"; done
 mkdir -p "$out/guest-root/tests/bench" "$out/figures" "$out/summary"
-cp "$top/bench/guest-scenario.sh" "$top/bench/guest-aged.sh" "$top/bench/guest-promote.sh" \
+cp "$top/bench/guest-scenario.sh" "$top/bench/guest-promote.sh" \
 	"$top/bench/job-env.sh" "$BTOOLS/hc-age" "$BTOOLS/hc-move" "$BTOOLS/hc-mark" \
 	"$JOB_DIR"/*.fio "$out/guest-root/tests/bench/"
 : >"$out/status"
@@ -244,9 +245,6 @@ if ! "$HDD_VALIDATE" "$top/vm/hdd-model/profiles.conf" "$out/summary/validation.
 	failed=1
 fi
 
-# split_guest_output RAW DIR: the files between the marker lines
-split_guest_output() { awk -v dir="$2" -f "$top/bench/split-guest-output.awk" "$1"; }
-
 {
 	echo "aged_seed=$AGED_SEED"
 	echo "aged_seeds=$(echo "$images" | awk 'NF { print $2 }' | sort -un | tr '\n' ' ' | sed 's/ $//')"
@@ -266,7 +264,7 @@ aged_image() {
 	local fill=$1 seed=$2 kern=$3 pct=${1%%+*} opts key dir rc img t0
 	[ "$kern" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
 	opts=$(aged_mount_opts "$fill")
-	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-aged.sh" "$img" | cut -d' ' -f1
+	key=$({ sha256sum "$BTOOLS/hc-age" "$top/bench/guest-scenario.sh" "$img" | cut -d' ' -f1
 		echo "$fill $seed $AGED_DIRS $AGED_SETS $AGED_CHURN $DISK_SIZE"; } | sha256sum | cut -c1-16)
 	dir=$AGED_CACHE/$fill-$key
 	if [ -f "$dir/ok" ]; then
@@ -278,16 +276,13 @@ aged_image() {
 	truncate -s "$DISK_SIZE" "$dir/disk.img.tmp" || return 1
 	t0=$(date +%s)
 	progress_begin "age:$fill:$seed:$kern" "aged image $fill%, seed $seed, $kern kernel: ageing a fresh ext4 on $DISK_SIZE (churn $AGED_CHURN${opts:+, mount -o $opts}) into ${dir#"$top"/}" >&2
-	VM_MEM=$AGED_MEM nice "$top/vm/runner/run" --kernel "$img" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
+	VM_MEM=$AGED_MEM GUEST_NICE=10 guest_run "bench/run.sh: ageing to $fill% (seed $seed, $kern kernel)" "$dir" "$kern" \
+		--kernel "$img" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest-aged.sh age $pct $seed $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" \
-		>"$dir/guest.out" 2>"$dir/vmrun.err"
-	rc=$?
-	split_guest_output "$dir/guest.out" "$dir"
-	if [ $rc != 0 ] || ! grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
-		guest_failed "$dir" "ageing to $fill% (seed $seed, $kern kernel) failed (vm/runner/run status $rc, $(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'))"
-		return 1
-	fi
+		-- "sh /tests/bench/guest-scenario.sh age $pct $seed $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" || return 1
+	grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null || {
+		echo "bench/run.sh: ageing to $fill% (seed $seed, $kern kernel): e2fsck -fn found errors ($(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'); ${dir#"$top"/}/fsck.txt)" >&2
+		return 1; }
 	mv "$dir/disk.img.tmp" "$dir/disk.img"
 	{ date -u '+made=%Y-%m-%d %H:%M UTC'; echo "age_kernel=$kern"; } >>"$dir/env.txt"
 	touch "$dir/ok"
@@ -320,7 +315,7 @@ run_one() { # name kernel job fill run
 	[ "$kernel" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
 	base=""
 	if [ "$job" = zones ]; then
-		cmd="sh /tests/bench/guest-scenario.sh zones"
+		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest-scenario.sh zones"
 	elif [ "$fill" != 0 ]; then
 		# run R reads the image of seed AGED_SEED + R - 1 (bench/scenarios: seeds=)
 		seed=$((AGED_SEED + r - 1)) ak=patched
@@ -336,24 +331,20 @@ run_one() { # name kernel job fill run
 		# the first seed's image also as the scenario's (bench/measure-aged.sh)
 		[ "$r" != 1 ] || { rm -rf "$out/$name/aging"; cp -a "$dir/aging" "$out/$name/aging"; }
 		base=",base=$aged/disk.img"
-		cmd="sh /tests/bench/guest-aged.sh measure /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"
+		cmd="sh /tests/bench/guest-scenario.sh aged /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"
 	else
-		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest-scenario.sh /tests/bench/$job"
+		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest-scenario.sh fresh /tests/bench/$job"
 	fi
 	progress_begin "run:$name:$r" "$name run $r/$n: $job on the $kernel kernel$([ "$fill" != 0 ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}, seed $seed")"
-	nice "$top/vm/runner/run" --kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
+	GUEST_NICE=10 guest_run "bench/run.sh: scenario '$name' (bench/$job, $kernel kernel) run $r" "$dir" "$kernel" \
+		--kernel "$img" --timeout "${VM_TIMEOUT:-1800}" \
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,queue-depth=$qd,trace=$dir/trace.csv$base" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "$cmd" >"$dir/guest.out" 2>"$dir/vmrun.err"
+		-- "$cmd"
 	rc=$?
-	split_guest_output "$dir/guest.out" "$dir"
-	echo "kernel_flavour=$kernel" >>"$dir/env.txt"
-	sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/accel=\1/p' "$dir/vmrun.err" >>"$dir/env.txt"
-	if [ $rc != 0 ]; then
-		guest_failed "$dir" "scenario '$name' (bench/$job, $kernel kernel) run $r failed with status $rc"
-		failed_run "$name" "$r" "status=$rc"
-		return 1
-	fi
+	# the page's facts about the guest, from guest_run's record (vm.env)
+	{ echo "kernel_flavour=$kernel"; grep '^accel=' "$dir/vm.env"; } >>"$dir/env.txt"
+	[ $rc = 0 ] || { failed_run "$name" "$r" "status=$rc"; return 1; }
 	# O_DIRECT jobs reach the disk one request per read: join them with the trace
 	if [ "$job" != zones ] && grep -q '^direct=1' "$JOB_DIR/$job" && ! join_trace "$dir"; then
 		echo "bench/run.sh: scenario '$name' run $r: the disk trace does not account for the engine's reads:" >&2

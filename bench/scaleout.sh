@@ -35,6 +35,7 @@ DISK_SIZE=64G
 READY_TIMEOUT=${READY_TIMEOUT:-300}
 
 . "$top/bench/lib.sh" && lib_init SCALE bench/scaleout.sh
+. "$top/vm/lib/guest-run.sh"
 
 case $QUICK in 0|1) ;; *) die "QUICK='$QUICK': use 0 or 1" ;; esac
 grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||
@@ -85,8 +86,14 @@ dirs=$(sed -n 's/^directory=//p' "${jobs[@]}" | sed -e 's|\${HOTCOLD_MNT}|/mnt/b
 case $dirs in *[!a-zA-Z0-9/_.\ -]*) die "job files: directory= '$dirs' has characters this script does not pass on" ;; esac
 
 declare -A pid=() fport=() dport=() rc=()
+# stop_guest NAME: guest_run runs in a subshell: stop its vm/runner/run
+# (which stops QEMU and the disk model), then the subshell
+stop_guest() {
+	pkill -TERM -P "${pid[$1]}" 2>/dev/null
+	kill "${pid[$1]}" 2>/dev/null
+}
 stop_all() {
-	for n in "${!pid[@]}"; do kill "${pid[$n]}" 2>/dev/null; done
+	for n in "${!pid[@]}"; do stop_guest "$n"; done
 	wait 2>/dev/null
 }
 trap 'stop_all; exit 130' INT TERM
@@ -98,12 +105,11 @@ for n in "${names[@]}"; do
 	free_port; dport[$n]=$port
 	mkdir -p "$out/$n"
 	stage "guest '$n': $n kernel, fio --server on 127.0.0.1:${fport[$n]}"
-	"$top/vm/runner/run" --kernel "$img" --timeout "$VM_TIMEOUT" \
+	guest_run "bench/scaleout.sh: guest '$n'" "$out/$n" "$n" --kernel "$img" --timeout "$VM_TIMEOUT" \
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$out/$n/trace.csv" \
 		--hostfwd "${fport[$n]}:8765" --hostfwd "${dport[$n]}:8766" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest-server.sh $n $dirs" \
-		>"$out/$n/guest.out" 2>"$out/$n/vmrun.err" &
+		-- "sh /tests/bench/guest-server.sh $n $dirs" &
 	pid[$n]=$!
 	echo "127.0.0.1,${fport[$n]}" >>"$out/hosts.list"
 done
@@ -111,10 +117,11 @@ done
 # Every server ready, or a clear message naming the guest that is not.
 ready_by=$(($(date +%s) + READY_TIMEOUT))
 for n in "${names[@]}"; do
-	until grep -q '^@@FIO-SERVER-READY@@' "$out/$n/guest.out"; do
+	until grep -q '^@@FIO-SERVER-READY@@' "$out/$n/guest.out" 2>/dev/null; do
 		if ! kill -0 "${pid[$n]}" 2>/dev/null; then
+			# guest_run said why, with the guest's last lines
 			wait "${pid[$n]}"; r=$?
-			guest_failed "$out/$n" "guest '$n' ended (status $r) before its fio server was ready"
+			echo "bench/scaleout.sh: guest '$n' ended (status $r) before its fio server was ready" >&2
 			unset "pid[$n]"; stop_all; exit 1
 		fi
 		if [ "$(date +%s)" -ge $ready_by ]; then
@@ -145,7 +152,7 @@ awk '/^\{$/ { j = 1 } { print > (j ? json : msg) }' json="$out/fio.json" msg="$o
 	tail -n 5 "$out/fio.stderr" | sed 's/^/    /' >&2; }
 
 # End of run: a connection to each guest's port 8766 stops its server; the
-# guest prints its logs and powers off.
+# guest leaves its logs in /out and powers off.
 for n in "${names[@]}"; do
 	for _ in $(seq 1 30); do
 		kill -0 "${pid[$n]}" 2>/dev/null || break
@@ -154,7 +161,7 @@ for n in "${names[@]}"; do
 	done
 	if kill -0 "${pid[$n]}" 2>/dev/null; then
 		echo "bench/scaleout.sh: guest '$n' did not end after the end-of-run signal (port ${dport[$n]}); stopped" >&2
-		kill "${pid[$n]}" 2>/dev/null
+		stop_guest "$n"
 	fi
 done
 failed=0
@@ -162,15 +169,9 @@ failed=0
 for n in "${names[@]}"; do
 	wait "${pid[$n]}"; rc[$n]=$?
 	unset "pid[$n]"
-	awk -v dir="$out/$n" -f "$top/bench/split-guest-output.awk" "$out/$n/guest.out"
-	{ echo "kernel_flavour=$n"; echo "fio_port=${fport[$n]}"
-	  sed -n 's/^vm\/runner\/run: accel=\([a-z]*\).*/accel=\1/p' "$out/$n/vmrun.err"; } >>"$out/$n/env.txt"
-	if [ "${rc[$n]}" != 0 ]; then
-		echo "bench/scaleout.sh: guest '$n' failed with status ${rc[$n]};" \
-			"output: $out/$n/guest.out, vm/runner/run: $out/$n/vmrun.err" >&2
-		tail -n 5 "$out/$n/vmrun.err" | sed 's/^/    /' >&2
-		failed=1
-	fi
+	{ echo "kernel_flavour=$n"; echo "fio_port=${fport[$n]}"; grep '^accel=' "$out/$n/vm.env"; } >>"$out/$n/env.txt"
+	# guest_run has said why a guest failed
+	[ "${rc[$n]}" = 0 ] || failed=1
 done
 
 # One row per server and job: the client's JSON tags each job with the

@@ -79,15 +79,6 @@ check "csv_get: a missing column is named, status 2 ($rc)" sh -c "[ $rc = 2 ] &&
 csv_get "$tmp/t.csv" median nokey=1 >/dev/null 2>"$tmp/key.err"
 rc=$?
 check "csv_get: a missing key column is named, status 2 ($rc)" sh -c "[ $rc = 2 ] && grep -q 't.csv: no column nokey' '$tmp/key.err'"
-mkdir -p "$tmp/g"
-seq 1 9 | sed 's/^/guest line /' >"$tmp/g/guest.out"
-printf 'vm/runner/run: accel=tcg\nvm/runner/run: timeout\n' >"$tmp/g/vmrun.err"
-guest_failed "$tmp/g" "scenario 's' run 1 failed with status 3" 2>"$tmp/g.err"
-is "guest_failed: the message names both files" "$(head -n 1 "$tmp/g.err")" \
-	"bench/run.sh: scenario 's' run 1 failed with status 3; guest output: $tmp/g/guest.out, vm/runner/run: $tmp/g/vmrun.err"
-check "guest_failed: the last 5 lines of the guest's output and all of vmrun.err, indented" \
-	sh -c "grep -qx '    guest line 5' '$tmp/g.err' && grep -qx '    guest line 9' '$tmp/g.err' && ! grep -q 'guest line 4' '$tmp/g.err' &&
-	grep -qx '    vm/runner/run: timeout' '$tmp/g.err'"
 
 # progress: the plan's steps and the time left.  Three steps planned at 60,
 # 120 and 180 s; the first took 120 s (twice its plan), so what is left is
