@@ -70,7 +70,7 @@ cp "$top/bench/guest-server.sh" "$out/guest-root/tests/bench/"
 declare -A taken=()
 free_port() {
 	local p used
-	used=$(awk 'NR > 1 { n = split($2, a, ":"); print a[n] }' /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+	used=$(awk 'FNR > 1 { n = split($2, a, ":"); print a[n] }' /proc/net/tcp /proc/net/tcp6 2>/dev/null |
 		while read -r h; do echo $((16#$h)); done)
 	while :; do
 		p=$((20000 + RANDOM % 12768))
@@ -170,8 +170,8 @@ for n in "${names[@]}"; do
 	wait "${pid[$n]}"; rc[$n]=$?
 	unset "pid[$n]"
 	{ echo "kernel_flavour=$n"; echo "fio_port=${fport[$n]}"; grep '^accel=' "$out/$n/vm.env"; } >>"$out/$n/env.txt"
-	# guest_run has said why a guest failed
-	[ "${rc[$n]}" = 0 ] || failed=1
+	# guest_run has said why, with the tails of its logs
+	[ "${rc[$n]}" = 0 ] || { echo "bench/scaleout.sh: guest '$n' failed with status ${rc[$n]}" >&2; failed=1; }
 done
 
 # One row per server and job: the client's JSON tags each job with the
