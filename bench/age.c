@@ -78,7 +78,7 @@
  *	hc-age --dry-run 64G --target 95 --manifest /tmp/a/manifest.csv x
  *
  * SEE ALSO
- *	bench/test-age.sh, ioengines/hotcold-map.h, fallocate(2), openat2(2)
+ *	bench/test-age.sh, vm/lib/hotcold-map.h, fallocate(2), openat2(2)
  */
 #include <ctype.h>
 #include <errno.h>

@@ -35,44 +35,44 @@ BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE
 bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark \
 	$(BTOOLS_OUT)/hc-track $(BTOOLS_OUT)/hc-where $(BTOOLS_OUT)/hc-mkfiles
 
-$(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+$(BTOOLS_OUT)/hc-age: $(TOP)/bench/age.c $(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< -lm
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/vm/lib -o $@ $< -lm
 
 # the move machinery (bench/moveext.c) is shared by hc-move, hc-track and hc-where
-BTOOLS_MOVEEXT := $(TOP)/bench/moveext.c $(TOP)/bench/moveext.h $(TOP)/ioengines/hotcold-fiemap.h \
-	$(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+BTOOLS_MOVEEXT := $(TOP)/bench/moveext.c $(TOP)/bench/moveext.h $(TOP)/vm/lib/hotcold-fiemap.h \
+	$(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h
 
 $(BTOOLS_OUT)/hc-move: $(TOP)/bench/move.c $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/vm/lib -o $@ $< $(TOP)/bench/moveext.c -lm
 
 $(BTOOLS_OUT)/hc-track: $(TOP)/bench/track.c $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/vm/lib -o $@ $< $(TOP)/bench/moveext.c -lm
 
 $(BTOOLS_OUT)/hc-where: $(TOP)/bench/where.c $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $< $(TOP)/bench/moveext.c -lm
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/vm/lib -o $@ $< $(TOP)/bench/moveext.c -lm
 
 # hc-mkfiles creates a list of files, each with its own hint (bench/mkfiles.c),
 # for bench/alternatives.sh's arms
-$(BTOOLS_OUT)/hc-mkfiles: $(TOP)/bench/mkfiles.c $(TOP)/ioengines/hotcold-flags.h
+$(BTOOLS_OUT)/hc-mkfiles: $(TOP)/bench/mkfiles.c $(TOP)/vm/lib/hotcold-flags.h
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/ioengines -o $@ $<
+	nice gcc $(BTOOLS_CFLAGS) -static -I$(TOP)/vm/lib -o $@ $<
 
 $(BTOOLS_OUT)/hc-mark: $(TOP)/bench/mark.c
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -o $@ $<
 
-$(BTOOLS_OUT)/hc-tracejoin: $(TOP)/bench/tracejoin.c $(TOP)/ioengines/hotcold-map.h $(TOP)/ioengines/hotcold-flags.h
+$(BTOOLS_OUT)/hc-tracejoin: $(TOP)/bench/tracejoin.c $(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/ioengines -o $@ $< -lm
+	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/vm/lib -o $@ $< -lm
 
 guest-tests: $(GUEST_BIN)/create_bench $(GUEST_BIN)/guest-bench.sh $(GUEST_BIN)/alloc_bench $(GUEST_BIN)/guest-alloc.sh
 
 $(GUEST_BIN)/create_bench: $(TOP)/bench/create_bench.c $(GUEST_HDRS) | $(GUEST_BIN)
-	nice $(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST_SRC) -o $@ $<
+	nice $(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(GUEST_SRC) -o $@ $<
 
 $(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
@@ -85,7 +85,7 @@ $(GUEST_BIN)/guest-bench.sh: $(TOP)/bench/guest-bench.sh | $(GUEST_BIN)
 # results/alloc/RESULTS.md.
 #   make alloc-bench [RUNS=5] [ALLOC_SIZES="64G 17592186040320"] [ALLOC_OUT=dir]
 $(GUEST_BIN)/alloc_bench: $(TOP)/bench/alloc_bench.c $(GUEST_HDRS) | $(GUEST_BIN)
-	nice $(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST_SRC) -o $@ $<
+	nice $(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(GUEST_SRC) -o $@ $<
 
 $(GUEST_BIN)/guest-alloc.sh: $(TOP)/bench/guest-alloc.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
@@ -102,7 +102,7 @@ HELP_LINES += "alloc-bench  allocation cost of small files, 64 GiB vs 16 TiB, pa
 # hc-track's policy on the host: track.c with a stub move (bench/test-track.c)
 $(BTOOLS_OUT)/test-track: $(TOP)/bench/test-track.c $(TOP)/bench/track.c $(TOP)/vm/lib/tap.h $(BTOOLS_MOVEEXT)
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/ioengines -I$(TOP)/bench -I$(TOP)/vm/lib -o $@ $< -lm
+	nice gcc $(BTOOLS_CFLAGS) -I$(TOP)/vm/lib -I$(TOP)/bench -o $@ $< -lm
 
 bench-tools-check: bench-tools $(BTOOLS_OUT)/test-track
 	@$(BTOOLS_OUT)/test-track

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "hdd-cache.h"
-#include "../lib/tap.h"
+#include "tap.h"
 
 #define DISK 65536
 

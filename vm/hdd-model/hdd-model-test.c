@@ -20,7 +20,7 @@
 #include <math.h>
 
 #include "hdd-model.h"
-#include "../lib/tap.h"
+#include "tap.h"
 
 /* One TAP line (vm/lib/tap.h): "PROFILE: " and FMT filled with GOT, WANT. */
 static void

@@ -10,7 +10,7 @@ HDD_PROFILES := $(HDD_SRC)/profiles.conf
 HDD_NAMES    := desktop7200 laptop5400 enterprise15k hp97560 cheetah9lp
 HDD_CC       ?= gcc
 HDD_CFLAGS   := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
-	-DPROFILES_DEFAULT='"$(HDD_PROFILES)"'
+	-I$(TOP)/vm/lib -DPROFILES_DEFAULT='"$(HDD_PROFILES)"'
 HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 
 .PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate hdd-overhead
@@ -84,9 +84,9 @@ hdd-check: hdd
 # vm/runner/run --initrd-extra copies to the guest's /.
 HDD_CRASH_TOOLS := $(HDD_OUT)/crash-guest
 $(HDD_CRASH_TOOLS)/hdd-crash-load: $(HDD_SRC)/hdd-crash-load.c \
-		$(TOP)/ioengines/hotcold-flags.h
+		$(TOP)/vm/lib/hotcold-flags.h
 	@mkdir -p $(HDD_CRASH_TOOLS)
-	nice $(HDD_CC) -static -O2 -Wall -Wextra -o $@ $<
+	nice $(HDD_CC) -static -O2 -Wall -Wextra -I$(TOP)/vm/lib -o $@ $<
 
 # The model against published drives (HP 97560, Cheetah 9LP): measured
 # vs published with % errors; fails if an error is above its tolerance.
