@@ -8,7 +8,7 @@
 #                              vm/runner/run --initrd-extra $(BUILD)/guest-tests/root
 #                              and then, in the guest:
 #                              KERNEL_FLAVOUR=patched|stock /tests/guest-check.sh
-#                              (bench/tools.mk adds the create()+unlink()
+#                              (bench/tools/tools.mk adds the create()+unlink()
 #                              benchmark: /tests/guest-bench.sh)
 #   make guest-helpers-check   host unit tests of the test helpers (superblock
 #                              parser vs dumpe2fs, FIEMAP walk vs filefrag);

@@ -11,10 +11,10 @@
  *   hc-tracejoin [--min-match F] [--out JOINED.csv] [--summary SUMMARY.csv]
  *                [--cdf-dir DIR] TRACE.csv SEEK.csv
  *
- * Build: `make bench-tools` (bench/tools.mk), or
+ * Build: `make bench-tools` (bench/tools/tools.mk), or
  *
  *   gcc -O2 -Wall -Wextra -D_GNU_SOURCE -I ioengines \
- *       -o hc-tracejoin bench/tracejoin.c -lm
+ *       -o hc-tracejoin bench/tools/hc-tracejoin.c -lm
  *
  * Inputs are CSV with a header row; columns are found by name, so extra
  * columns and any order are fine.

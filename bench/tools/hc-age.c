@@ -78,7 +78,7 @@
  *	hc-age --dry-run 64G --target 95 --manifest /tmp/a/manifest.csv x
  *
  * SEE ALSO
- *	bench/test-age.sh, vm/lib/hotcold-map.h, fallocate(2), openat2(2)
+ *	bench/tools/test-age.sh, vm/lib/hotcold-map.h, fallocate(2), openat2(2)
  */
 #include <ctype.h>
 #include <errno.h>
@@ -358,7 +358,7 @@ static const char usage[] =
 	"  --quiet             no progress lines on stderr\n"
 	"Writes the manifest (op,seq,path,size,set,hint,note, a digest row last)\n"
 	"and state.txt next to it; prints the state.  Exit 1: a system call\n"
-	"failed; 2: bad input.  The manual is the header of bench/age.c.\n";
+	"failed; 2: bad input.  The manual is the header of bench/tools/hc-age.c.\n";
 
 /* the numeric options; getopt_long's val is the index here */
 static const struct numopt {
