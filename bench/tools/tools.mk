@@ -62,9 +62,15 @@ $(BTOOLS_OUT)/hc-mark: $(BTOOLS_SRC)/hc-mark.c
 	@mkdir -p $(@D)
 	nice gcc $(BTOOLS_CFLAGS) -static -o $@ $<
 
-$(BTOOLS_OUT)/hc-tracejoin: $(BTOOLS_SRC)/hc-tracejoin.c $(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h
+# hc-tracejoin: the command line (hc-tracejoin.c) and one file per job
+# (tracejoin.h lists them), with the project's CSV reader (vm/lib/hc-csv.c)
+BTOOLS_TRACEJOIN := $(BTOOLS_SRC)/hc-tracejoin.c \
+	$(addprefix $(BTOOLS_SRC)/tracejoin-,trace.c seeklog.c join.c stats.c write.c) \
+	$(TOP)/vm/lib/hc-csv.c
+$(BTOOLS_OUT)/hc-tracejoin: $(BTOOLS_TRACEJOIN) $(BTOOLS_SRC)/tracejoin.h $(TOP)/vm/lib/hc-csv.h \
+	$(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -o $@ $< -lm
+	nice gcc $(BTOOLS_CFLAGS) -o $@ $(BTOOLS_TRACEJOIN) -lm
 
 guest-tests: $(GUEST_BIN)/create_bench $(GUEST_BIN)/guest-bench.sh $(GUEST_BIN)/alloc_bench $(GUEST_BIN)/guest-alloc.sh
 
