@@ -43,9 +43,11 @@ $(ARRAYS_BIN)/guest-arrays.sh: $(ARRAYS_SRC)/guest-arrays.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-$(ARRAYS_OUT)/hc-arraytrace: $(ARRAYS_SRC)/hc-arraytrace.c $(ARRAYS_HDRS)
+# the members' traces are read with the project's CSV reader (vm/lib/hc-csv.c)
+$(ARRAYS_OUT)/hc-arraytrace: $(ARRAYS_SRC)/hc-arraytrace.c $(ARRAYS_HDRS) \
+	$(TOP)/vm/lib/hc-csv.c $(TOP)/vm/lib/hc-csv.h
 	@mkdir -p $(@D)
-	nice gcc $(ARRAYS_CFLAGS) -o $@ $< -lm
+	nice gcc $(ARRAYS_CFLAGS) -o $@ $< $(TOP)/vm/lib/hc-csv.c -lm
 
 # array-layout.h's arithmetic, on the host (arrays-check runs it first)
 $(ARRAYS_OUT)/test-array-layout: $(ARRAYS_SRC)/test-array-layout.c $(ARRAYS_HDRS) $(TOP)/vm/lib/tap.h
