@@ -40,9 +40,12 @@ BTOOLS_CFLAGS := -O2 -Wall -Wextra -D_GNU_SOURCE -I$(TOP)/vm/lib
 bench-tools: $(BTOOLS_OUT)/hc-age $(BTOOLS_OUT)/hc-tracejoin $(BTOOLS_OUT)/hc-move $(BTOOLS_OUT)/hc-mark \
 	$(BTOOLS_OUT)/hc-track $(BTOOLS_OUT)/hc-where $(BTOOLS_OUT)/hc-mkfiles
 
-$(BTOOLS_OUT)/hc-age: $(BTOOLS_SRC)/hc-age.c $(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h
+# hc-age: the command line (hc-age.c) and one file per job (age.h lists them)
+BTOOLS_AGE := $(BTOOLS_SRC)/hc-age.c \
+	$(addprefix $(BTOOLS_SRC)/age-,numbers.c ops.c setup.c state.c)
+$(BTOOLS_OUT)/hc-age: $(BTOOLS_AGE) $(BTOOLS_SRC)/age.h $(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h
 	@mkdir -p $(@D)
-	nice gcc $(BTOOLS_CFLAGS) -static -o $@ $< -lm
+	nice gcc $(BTOOLS_CFLAGS) -static -o $@ $(BTOOLS_AGE) -lm
 
 # the move machinery (moveext.c) is shared by hc-move, hc-track and hc-where
 BTOOLS_MOVEEXT := $(BTOOLS_SRC)/moveext.c $(BTOOLS_SRC)/moveext.h \
