@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Host tests of hc-age (bench/tools/hc-age.c), part of make bench-tools-check.
 # Only --dry-run runs: no filesystem is aged, nothing is mounted.  The
 # bad-input checks that take the real-run path fail before hc-age touches

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # test-tracejoin.sh - host tests of hc-tracejoin (bench/tools/hc-tracejoin.c) on
 # synthetic traces and seek logs: columns found by name, 4 KiB and split
 # 1 MiB reads, repeated reads in order, nearest-rank percentiles by hand,
