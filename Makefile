@@ -189,7 +189,7 @@ include vm/runner/runner.mk
 include vm/kernel-tests/kernel-tests.mk
 include vm/hdd-model/hdd.mk
 include ioengines/engine.mk
-include bench/tools.mk
+include bench/tools/tools.mk
 include bench/bench.mk
 include vm/fstests/fstests.mk
 include vm/arrays/arrays.mk

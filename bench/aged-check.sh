@@ -6,7 +6,7 @@
 # every set's placement was read back and reported, the page has the
 # section; and ageing the same seed again gives the same operations (the
 # manifest digests agree; that another seed gives others is a host test of
-# hc-age, bench/test-age.sh); then aged-80 with the kernel's region reserve
+# hc-age, bench/tools/test-age.sh); then aged-80 with the kernel's region reserve
 # off and on; then promote-80 on that aged-80 image (hc-move, and every
 # O_DIRECT read joined with a trace row of its own despite the checksums'
 # readahead over the same sectors).

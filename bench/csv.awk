@@ -1,7 +1,7 @@
 # csv.awk - read the CSV files passed between the benchmark's stages by
 # column name.  Every such file starts with a header row (the engine's
 # placement and seek logs: ioengines/hotcold.c; the disk model's trace:
-# vm/hdd-model; hc-tracejoin's files: bench/tracejoin.c; the summaries:
+# vm/hdd-model; hc-tracejoin's files: bench/tools/hc-tracejoin.c; the summaries:
 # bench/summarise.sh).  The stages put this text in front of their own
 # awk program (awk -F, -v need="a b c" "$CSV_AWK"'...'):
 #   - on each file's first line, C[name] becomes that column's number, the

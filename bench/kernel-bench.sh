@@ -5,7 +5,7 @@
 # boots the stock kernel first when B is odd, the patched one first when B
 # is even, one guest each (vm/lib/guest-run.sh).  In each guest a warm-up
 # round is run and discarded, then BENCH_ROUNDS rounds of BENCH_FILES files
-# per mode (bench/guest-bench.sh, bench/create_bench.c).  Writes
+# per mode (bench/guest-bench.sh, bench/tools/create_bench.c).  Writes
 #   OUT/create-unlink-runs.csv   boot,kernel,mode,files,rounds,seconds,rate
 #                                (files: the measured rounds' files per mode)
 #   OUT/create-unlink-env.txt    "KERNEL boot=B accel=A seconds=N" a line

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench/measure-aged.sh - the measure "aged" (bench/measures.sh): an ext4
-# aged by hc-age (bench/age.c, bench/guest-scenario.sh age) to the scenario's fill,
+# aged by hc-age (bench/tools/hc-age.c, bench/guest-scenario.sh age) to the scenario's fill,
 # then read through the disk model (bench/aged.fio).  The state of each
 # aged image, where each set of files landed, and what reading it cost on
 # the disk's clock (summary/disk.csv) next to the guest's; the scenarios'
@@ -181,10 +181,10 @@ aged_page() {
 	floor=$(awk -v r="$rev" -v o="$outer" 'BEGIN { printf "%.3f", r / 2 + 4096 / (o * 1e6) * 1e3 }')
 	scen=$(for s in $(aged_scen "$out"); do rows_for "$sum/aged-sets.csv" "$s" && echo "$s"; done)
 	echo
-	echo "## Aged filesystem (bench/aged.fio, bench/age.c)"
+	echo "## Aged filesystem (bench/aged.fio, bench/tools/hc-age.c)"
 	echo
 	disk=$(sed -n 's/^disk=//p' "$out/run-env.txt") ts=$(sed -n 's/^time_scale=//p' "$out/run-env.txt")
-	echo "A fresh ext4 on the $disk disk is aged by \`hc-age\` (bench/age.c) on a plain"
+	echo "A fresh ext4 on the $disk disk is aged by \`hc-age\` (bench/tools/hc-age.c) on a plain"
 	echo "virtual disk, and the image is then served through the disk model (nbdkit's"
 	echo "file plugin under a copy-on-write overlay, so every run reads the same image)."
 	echo "hc-age makes $(st "${scen%%[[:space:]]*}" dirs) top-level directories (Orlov spreads them), creates"

@@ -46,7 +46,7 @@ promote_page() {
 	echo
 	echo "On the image aged to $(scen_col "$out" "$(scen "$out" promote | head -n 1)" fill)% (the image of the aged scenario at that fullness), the unhinted set N is read at"
 	echo "random (N-before), then \`hc-move hot\` moves its files into the hot region online"
-	echo "(EXT4_IOC_MOVE_EXT into a donor created with O_HOT; bench/move.c), and the same"
+	echo "(EXT4_IOC_MOVE_EXT into a donor created with O_HOT; bench/tools/hc-move.c), and the same"
 	echo "reads run again (N-after), one job at a time in both. Service time on the disk's"
 	echo "clock (the model's trace joined with the seek log), median of the runs (min-max), ms."
 	echo

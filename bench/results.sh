@@ -129,7 +129,7 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 		echo "64 GiB ext4 (defaults, flex_bg=16) on a plain virtio disk, runs one round of"
 		echo "$((f / r)) files per mode as a warm-up (discarded), then $r rounds of $((f / r)) files per mode"
 		echo "($f per mode and boot) created and unlinked in one directory, the modes in rotating order"
-		echo "(\`bench/create_bench.c\`, \`bench/kernel-bench.sh\`). Rates are creates+unlinks per second on"
+		echo "(\`bench/tools/create_bench.c\`, \`bench/kernel-bench.sh\`). Rates are creates+unlinks per second on"
 		echo "the guest's clock, median (min-max) across boots; patched / stock is taken within each boot"
 		echo "pair, vs no flag within each patched boot."
 		echo

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * moveext.c - the move machinery of hc-move, shared with hc-track and
- * hc-where (see moveext.h; the move is described in bench/move.c).
+ * hc-where (see moveext.h; the move is described in bench/tools/hc-move.c).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * hc-track - watch the reads on a mounted ext4 with fanotify, count them
  * per file, and every interval move the files read most into the hot
  * region (and the ones that cooled out of it away), with the machinery
- * of hc-move (bench/moveext.c: EXT4_IOC_MOVE_EXT through a donor created
+ * of hc-move (bench/tools/moveext.c: EXT4_IOC_MOVE_EXT through a donor created
  * with O_HOT or O_COLD).  `hc-track --help` is the manual; the README's
  * "Hotness observed: hc-track" says why it works the way it does.
  *
@@ -144,7 +144,7 @@ static void help(FILE *f)
 "are merged by the kernel (one per file and process).  A failed move is tried\n"
 "again %d intervals later.  SIGINT or SIGTERM: stop after the current move,\n"
 "exit 0.  Exit status: 0 stopped; 1 fanotify or the filesystem failed; 2 bad\n"
-"usage.  See bench/track.c and the README.\n", RETRY_INTERVALS);
+"usage.  See bench/tools/hc-track.c and the README.\n", RETRY_INTERVALS);
 }
 
 static int bad(const char *opt, const char *val, const char *want)

@@ -4,9 +4,9 @@
  * (EXT4_IOC_MOVE_EXT through a donor created with O_HOT or O_COLD), and
  * where a file's data is (FIEMAP, by thirds of the disk).
  *
- * The machinery of hc-move (bench/move.c), shared with hc-track
- * (bench/track.c, which moves the files it sees read most) and hc-where
- * (bench/where.c); bench/moveext.c has the code, bench/move.c's header
+ * The machinery of hc-move (bench/tools/hc-move.c), shared with hc-track
+ * (bench/tools/hc-track.c, which moves the files it sees read most) and hc-where
+ * (bench/tools/hc-where.c); bench/tools/moveext.c has the code, bench/tools/hc-move.c's header
  * the description of the move.
  */
 #ifndef HC_MOVEEXT_H

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-track.c - host tests of hc-track's policy (bench/track.c): the
+ * test-track.c - host tests of hc-track's policy (bench/tools/hc-track.c): the
  * decayed count, the hot set (--top, --hot-bytes, --min-reads), the
  * budget, the hysteresis band and where demoted files go, a renamed file.
- * No fanotify and no move: track.c is included with its main() renamed,
+ * No fanotify and no move: hc-track.c is included with its main() renamed,
  * and hc_move_file() is a stub that records what it was asked to move
  * (the files are empty scratch files, only stat()ed).  The move itself is
  * tested in the guest (bench/guest-track.sh, make track-check).
  * TAP on stdout; exit 1 when a test failed.
  */
 #define main track_main
-#include "track.c"
+#include "hc-track.c"
 #undef main
 
 #include "tap.h"
 
-/* ---- stubs of bench/moveext.c */
+/* ---- stubs of bench/tools/moveext.c */
 const char *const hc_target_name[] = { "hot", "cold", "none" };
 const char *hc_prog = "hc-track";
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the hdd model, without nbdkit.
- * Usage: hdd-model-test PROFILES.conf [SIZE_BYTES]
+ * Usage: test-hdd-model PROFILES.conf [SIZE_BYTES]
  * For every profile in the file: seek curve continuous and
  * non-decreasing, track-to-track and full stroke as configured, mean
  * seek over random cylinder pairs (Monte Carlo) within 5% of the stated
@@ -20,7 +20,7 @@
 #include <math.h>
 
 #include "hdd-model.h"
-#include "../lib/tap.h"
+#include "tap.h"
 
 /* One TAP line (vm/lib/tap.h): "PROFILE: " and FMT filled with GOT, WANT. */
 static void

@@ -1,12 +1,13 @@
 #!/bin/bash
-# Host tests of hc-age (bench/age.c), part of make bench-tools-check.
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of hc-age (bench/tools/hc-age.c), part of make bench-tools-check.
 # Only --dry-run runs: no filesystem is aged, nothing is mounted.  The
 # bad-input checks that take the real-run path fail before hc-age touches
 # anything (ROOT missing or a regular file).  Each dry run is bounded by
 # timeout.  Prints `ok N - ...` / `not ok N - ...`; exit 0 when all passed.
-# Usage: BTOOLS=build/bench-tools bash bench/test-age.sh  (KEEP=1 keeps $tmp)
+# Usage: BTOOLS=build/bench-tools bash bench/tools/test-age.sh  (KEEP=1 keeps $tmp)
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 age=${BTOOLS:-$top/build/bench-tools}/hc-age
 . "$top/vm/lib/tap.sh"
 tap_init test-age

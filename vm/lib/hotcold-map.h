@@ -5,9 +5,10 @@
  * No I/O and no fio dependencies: ext4 superblock parsing, physical
  * extents -> block groups and thirds of the filesystem, file offset ->
  * device LBA, seek distance, median and percentiles.  Included by the
- * engine (through hotcold.h), test-map.c (host unit tests on synthetic
- * inputs), the guest tests (vm/kernel-tests/hotcold_test.h) and bench/'s tools,
- * so the numbers the engine prints are the ones the tests check.  The
+ * engine (through ioengines/hotcold.h), ioengines/test-map.c (host unit
+ * tests on synthetic inputs), the guest tests
+ * (vm/kernel-tests/hotcold_test.h) and bench/'s tools, so the numbers the
+ * engine prints are the ones the tests check.  The
  * FIEMAP walker that fills struct hc_extent is in hotcold-fiemap.h.
  */
 #ifndef HOTCOLD_MAP_H

@@ -2,10 +2,11 @@
 /*
  * hotcold-fiemap.h - a file's whole extent map from FIEMAP
  *
- * The one FIEMAP walker of the engine (hotcold-place.c: LBAs for the seek
- * log, block groups for the placement log) and the guest tests
- * (vm/kernel-tests/hotcold_test.h's fiemap_walk()).  hotcold-map.h does the
- * arithmetic on the extents and stays free of I/O; this is the I/O.
+ * The one FIEMAP walker of the engine (ioengines/hotcold-place.c: LBAs
+ * for the seek log, block groups for the placement log) and the guest
+ * tests (vm/kernel-tests/hotcold_test.h's fiemap_walk()).  hotcold-map.h
+ * does the arithmetic on the extents and stays free of I/O; this is the
+ * I/O.
  */
 #ifndef HOTCOLD_FIEMAP_H
 #define HOTCOLD_FIEMAP_H

@@ -76,7 +76,7 @@ static void usage(FILE *f)
 		"usage: hc-move [--dry-run] [--min-frac F] [--quiet] hot|cold|none FILE...\n"
 		"       hc-move [options] --rank LIST --top N [--demote] hot\n"
 		"Moves each FILE's data into ext4's hot or cold region (EXT4_IOC_MOVE_EXT);\n"
-		"the inode, name and contents stay.  See the header of bench/move.c.\n");
+		"the inode, name and contents stay.  See the header of bench/tools/hc-move.c.\n");
 }
 
 /* 0 moved or nothing to do, 1 not moved; one CSV row */

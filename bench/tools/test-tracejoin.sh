@@ -1,17 +1,18 @@
 #!/bin/bash
-# test-tracejoin.sh - host tests of hc-tracejoin (bench/tracejoin.c) on
+# SPDX-License-Identifier: GPL-2.0
+# test-tracejoin.sh - host tests of hc-tracejoin (bench/tools/hc-tracejoin.c) on
 # synthetic traces and seek logs: columns found by name, 4 KiB and split
 # 1 MiB reads, repeated reads in order, nearest-rank percentiles by hand,
 # the match-fraction check, CDF thinning, bad input, and rows merged by the
 # guest's block layer, mixed merges, reads straddling an extent boundary
 # (partial coverage) and reads with no row at their LBA.
 #
-# Usage: BTOOLS=build/bench-tools bench/test-tracejoin.sh
+# Usage: BTOOLS=build/bench-tools bench/tools/test-tracejoin.sh
 #        HC_TRACEJOIN_PERF=1 also times 1,000,000 trace rows x 500,000 reads
 #        (4 KiB) and 512,000 merged 1 MiB reads of one small file.
 # Prints `ok N - ...` / `not ok N - ...`; exit 1 if any failed.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 BTOOLS=${BTOOLS:-$top/build/bench-tools}
 tj=$BTOOLS/hc-tracejoin
 [ -x "$tj" ] || { echo "not ok 1 - $tj not built (make bench-tools)"; exit 1; }

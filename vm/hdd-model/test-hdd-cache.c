@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the write cache's extents (hdd-cache.c), without nbdkit.
- * Usage: hdd-cache-test
+ * Usage: test-hdd-cache
  * Random writes (overlapping, splitting, covering), takes (destages, in
  * any order) and drops over a small disk, checked after every step
  * against a reference: a byte array of what was written last, and a
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "hdd-cache.h"
-#include "../lib/tap.h"
+#include "tap.h"
 
 #define DISK 65536
 
