@@ -16,7 +16,7 @@ ENGINE_GUEST_ROOT := $(BUILD)/fio-guest/root
 ENGINE_CFLAGS	?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 		   -Wno-missing-field-initializers -Wno-format-truncation
 # Optional engines that would pull in more build-deps; none are needed here.
-# SysV shm stays on: `fio --server` needs it (bench/scaleout.sh), and the
+# SysV shm stays on: `fio --server` needs it (bench/runners/scaleout.sh), and the
 # guest kernel has CONFIG_SYSVIPC (kernel-patches/vm.config).
 FIO_CONFIGURE	:= --disable-native --disable-numa --disable-rdma \
 		   --disable-rados --disable-rbd --disable-http --disable-gfapi \
@@ -91,7 +91,7 @@ engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)
 	cp $(PRELOAD_SO) $(ENGINE_GUEST_ROOT)/usr/lib/hotcold-preload.so
 	cp $(ENGINE_DIR)/engine-guest-check.sh $(ENGINE_DIR)/guest-*.fio \
 		$(TOP)/vm/lib/tap.sh $(ENGINE_GUEST_ROOT)/tests/hotcold/
-	cp $(TOP)/bench/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
+	cp $(TOP)/bench/jobs/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	for f in $(FIO_BIN) $(ENGINE_SO) $(PRELOAD_SO); do \
 		ldd $$f | awk '/=> \//{print $$3} /^\t\//{print $$1}'; \
 	done | sort -u | while read -r lib; do \

@@ -15,7 +15,7 @@
  *	none").  The kernel's rules apply: only the directory's owner or
  *	CAP_FOWNER may mark it, and "hot" also needs the right to create O_HOT
  *	files (CAP_SYS_RESOURCE).  The guest's busybox has no setfattr; this
- *	is the benchmark's (bench/guest-aged.sh, the ";@mark" lines of a job
+ *	is the benchmark's (bench/guest/guest-scenario.sh aged, the ";@mark" lines of a job
  *	file).
  *
  * EXIT STATUS

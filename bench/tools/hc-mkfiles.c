@@ -19,7 +19,7 @@
  *	only in the hints start from the same allocator state.  A file whose
  *	hint the kernel rejects (EINVAL: a kernel without O_HOT/O_COLD) is an
  *	error: a benchmark arm that asked for hints must not run without.
- *	Used by bench/guest-alternatives.sh to lay out bench/alternatives.fio's
+ *	Used by bench/guest/guest-alternatives.sh to lay out bench/jobs/alternatives.fio's
  *	files before fio runs (the engine uses an existing file of the right
  *	size as it is).
  *

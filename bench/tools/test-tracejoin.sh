@@ -408,7 +408,7 @@ is "repeat 4k: service and queue of the second" \
 	"$(get "$tmp/j12.csv" seq=1 service_us) $(get "$tmp/j12.csv" seq=1 queue_us)" "40.000 31.000"
 
 # --- 13: another reader before and between the job's reads (a checksum's
-# 128 KiB readahead rows over the same sectors, as bench/guest-promote.sh's
+# 128 KiB readahead rows over the same sectors, as bench/guest/guest-promote.sh's
 # sha256sum before N-before and after the move): each O_DIRECT 4 KiB read
 # gets its own 8-sector row (pass 1), not the earlier readahead row; a read
 # with no row of its own length (inside a 32 KiB row) still gets that row

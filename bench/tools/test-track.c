@@ -6,7 +6,7 @@
  * No fanotify and no move: hc-track.c is included with its main() renamed,
  * and hc_move_file() is a stub that records what it was asked to move
  * (the files are empty scratch files, only stat()ed).  The move itself is
- * tested in the guest (bench/guest-track.sh, make track-check).
+ * tested in the guest (bench/tools/guest-track.sh, make track-check).
  * TAP on stdout; exit 1 when a test failed.
  */
 #define main track_main

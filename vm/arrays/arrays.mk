@@ -15,7 +15,7 @@
 #                       two, dm-linear over the other two; where hot, cold
 #                       and unhinted data land on each member, from the
 #                       traces and from FIEMAP (TAP)
-#   make arrays-bench   bench/arrays.sh: 2 and 4 members, both layouts,
+#   make arrays-bench   bench/runners/arrays.sh: 2 and 4 members, both layouts,
 #                       RUNS runs; results/arrays/ (CSV, figure, page)
 
 ARRAYS_SRC  := $(TOP)/vm/arrays
@@ -62,10 +62,10 @@ arrays-check: arrays-tools kernel-patched vm-initramfs hdd
 	@BUILD=$(BUILD) $(ARRAYS_SRC)/arrays-check.sh $(BZIMAGE_PATCHED)
 
 arrays-bench: arrays-tools kernel-patched vm-initramfs hdd
-	BUILD=$(BUILD) $(TOP)/bench/arrays.sh $(TOP)/results/arrays
+	BUILD=$(BUILD) $(TOP)/bench/runners/arrays.sh $(TOP)/results/arrays
 
 CHECK_HOST_TARGETS += arrays-layout-check
 CHECK_GUEST_TARGETS += arrays-check
 HELP_LINES += "arrays-tools         the guest's array tools (md RAID0, dm-linear) and hc-arraytrace"
 HELP_LINES += "arrays-check         RAID0 and dm-linear of modelled disks: where hinted data lands per member"
-HELP_LINES += "arrays-bench         bench/arrays.sh: 2 and 4 members, RAID0 and dm-linear (RUNS=3)"
+HELP_LINES += "arrays-bench         bench/runners/arrays.sh: 2 and 4 members, RAID0 and dm-linear (RUNS=3)"
