@@ -10,8 +10,8 @@
 #                     and promote_move= lines (hc-move's CSV), move_rc,
 #                     move_seconds (guest clock, /proc/uptime), and
 #                     move_read_sectors / move_write_sectors (/sys/block/vda/stat)
-# Usage: sh /tests/bench/guest/guest-promote.sh sums before|after SET
-#        sh /tests/bench/guest/guest-promote.sh move hot|cold SET
+# Usage: sh /tests/bench/guest-promote.sh sums before|after SET
+#        sh /tests/bench/guest-promote.sh move hot|cold SET
 env=${HOTCOLD_LOGDIR:?guest-promote: HOTCOLD_LOGDIR not set}/env.txt
 what=${1:-} arg=${2:-} set=${3:-}
 case $what:$arg in sums:before|sums:after|move:hot|move:cold) ;;

@@ -10,7 +10,7 @@
 # port 8766 the run is over: the server is stopped, and the engine's logs
 # (placement.csv, seek.csv), the server's log and the hint counters
 # (env.txt) are in /out, which vm/runner/run brings back.
-# Usage: sh /tests/bench/guest/guest-server.sh NAME [DIR...]
+# Usage: sh /tests/bench/guest-server.sh NAME [DIR...]
 # DIRs: the jobs' directories, made after the mount (fio does not make them).
 name=${1:?usage: guest-server.sh NAME [DIR...]}
 shift

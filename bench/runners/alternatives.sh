@@ -205,7 +205,7 @@ image() { # LAYOUT: the image's folder on stdout
 	GUEST_NICE=10 guest_run "bench/runners/alternatives.sh: ageing the $layout image" "$dir" patched \
 		--kernel "$BZIMAGE_PATCHED" --timeout "${AGED_TIMEOUT:-7200}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest/guest-alternatives.sh age $layout $FILL $AGED_SEED $AGED_CHURN" || return 1
+		-- "sh /tests/bench/guest-alternatives.sh age $layout $FILL $AGED_SEED $AGED_CHURN" || return 1
 	if grep -q '_fsck_rc=[^0]' "$dir/env.txt" 2>/dev/null || ! grep -q '_fsck_rc=0' "$dir/env.txt" 2>/dev/null; then
 		echo "bench/runners/alternatives.sh: ageing the $layout image: e2fsck -fn found errors ($(grep '_fsck_rc=' "$dir/env.txt" 2>/dev/null | tr '\n' ' '); ${dir#"$top"/}/fsck*.txt)" >&2
 		return 1
@@ -246,7 +246,7 @@ run_arm() { # arm run
 		--kernel "$k" --timeout "${VM_TIMEOUT:-5400}" \
 		--hdd "$SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$dir/trace.csv,base=${img[$(arm_layout "$a")]}/disk.img" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "ZIPF_SEED=$ZIPF_SEED ZIPF_NRFILES=$ZIPF_NRFILES ZIPF_THETA=$ZIPF_THETA ZIPF_SIZE=$ZIPF_SIZE ALT_IOS=$ALT_IOS ALT_IO_BYTES=$ALT_IO_BYTES sh /tests/bench/guest/guest-alternatives.sh run $a /tests/bench/list-$a.txt '$(arm_track "$a")'"
+		-- "ZIPF_SEED=$ZIPF_SEED ZIPF_NRFILES=$ZIPF_NRFILES ZIPF_THETA=$ZIPF_THETA ZIPF_SIZE=$ZIPF_SIZE ALT_IOS=$ALT_IOS ALT_IO_BYTES=$ALT_IO_BYTES sh /tests/bench/guest-alternatives.sh run $a /tests/bench/list-$a.txt '$(arm_track "$a")'"
 	rc=$?
 	if [ $rc != 0 ]; then
 		echo "$a $r FAIL status=$rc" >>"$out/status"; failed=1; return 1

@@ -279,7 +279,7 @@ aged_image() {
 	VM_MEM=$AGED_MEM GUEST_NICE=10 guest_run "bench/runners/run.sh: ageing to $fill% (seed $seed, $kern kernel)" "$dir" "$kern" \
 		--kernel "$img" --timeout "${AGED_TIMEOUT:-10800}" --disk "file:$dir/disk.img.tmp" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest/guest-scenario.sh age $pct $seed $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" || return 1
+		-- "sh /tests/bench/guest-scenario.sh age $pct $seed $AGED_SETS $AGED_CHURN $AGED_DIRS $opts" || return 1
 	grep -qx 'fsck_rc=0' "$dir/env.txt" 2>/dev/null || {
 		echo "bench/runners/run.sh: ageing to $fill% (seed $seed, $kern kernel): e2fsck -fn found errors ($(grep '^fsck_rc=' "$dir/env.txt" 2>/dev/null || echo 'no e2fsck result'); ${dir#"$top"/}/fsck.txt)" >&2
 		return 1; }
@@ -315,7 +315,7 @@ run_one() { # name kernel job fill run
 	[ "$kernel" = stock ] && img=$BZIMAGE_STOCK || img=$BZIMAGE_PATCHED
 	base=""
 	if [ "$job" = zones ]; then
-		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest/guest-scenario.sh zones"
+		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest-scenario.sh zones"
 	elif [ "$fill" != 0 ]; then
 		# run R reads the image of seed AGED_SEED + R - 1 (bench/jobs/scenarios: seeds=)
 		seed=$((AGED_SEED + r - 1)) ak=patched
@@ -331,9 +331,9 @@ run_one() { # name kernel job fill run
 		# the first seed's image also as the scenario's (bench/measures/measure-aged.sh)
 		[ "$r" != 1 ] || { rm -rf "$out/$name/aging"; cp -a "$dir/aging" "$out/$name/aging"; }
 		base=",base=$aged/disk.img"
-		cmd="sh /tests/bench/guest/guest-scenario.sh aged /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"
+		cmd="sh /tests/bench/guest-scenario.sh aged /tests/bench/$job $AGED_IO $(aged_mount_opts "$fill")"
 	else
-		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest/guest-scenario.sh fresh /tests/bench/$job"
+		cmd="BENCH_QUICK=$QUICK BENCH_QD=$qd BENCH_SCHED=$sched sh /tests/bench/guest-scenario.sh fresh /tests/bench/$job"
 	fi
 	progress_begin "run:$name:$r" "$name run $r/$n: $job on the $kernel kernel$([ "$fill" != 0 ] && echo ", aged to ${fill%%+*}%${fill#"${fill%%+*}"}, seed $seed")"
 	GUEST_NICE=10 guest_run "bench/runners/run.sh: scenario '$name' (bench/$job, $kernel kernel) run $r" "$dir" "$kernel" \

@@ -109,7 +109,7 @@ for n in "${names[@]}"; do
 		--hdd "$DISK_SIZE,profile=$PROFILE,time-scale=$TIME_SCALE,trace=$out/$n/trace.csv" \
 		--hostfwd "${fport[$n]}:8765" --hostfwd "${dport[$n]}:8766" \
 		--initrd-extra "$FIO_ROOT" --initrd-extra "$out/guest-root" \
-		-- "sh /tests/bench/guest/guest-server.sh $n $dirs" &
+		-- "sh /tests/bench/guest-server.sh $n $dirs" &
 	pid[$n]=$!
 	echo "127.0.0.1,${fport[$n]}" >>"$out/hosts.list"
 done
