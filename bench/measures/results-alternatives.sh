@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The page of an alternatives run (issue 26): PAGE (markdown) from OUT's
 # summaries (bench/measures/summarise-alternatives.sh), its figure copied to
 # plots/figures/ next to PAGE and the summary CSVs to csv/ next to it.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The summaries of an alternatives run (bench/runners/alternatives.sh), from its run
 # tree OUT, all on the disk model's clock (its trace, joined read by read
 # with the engine's seek log by hc-tracejoin: OUT/arm-X/runN/join.csv):
