@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # bench/bench.mk - the benchmark pipeline (included by the top Makefile).
 # Uses TOP, BUILD, BZIMAGE_PATCHED, BZIMAGE_STOCK from the top Makefile.
 #

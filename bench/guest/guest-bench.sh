@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-bench.sh - create()+unlink() rate for O_HOT, O_COLD and no flag,
 # runs INSIDE the guest.  Not a test.
 #

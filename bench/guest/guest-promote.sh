@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Runs in the guest from fio's exec_prerun / exec_postrun (bench/jobs/promote.fio),
 # with the environment of guest-scenario.sh aged (AGED_<set>: the set's files, ':'-separated;
 # HOTCOLD_LOGDIR: its output folder) and fio's working directory (the aged

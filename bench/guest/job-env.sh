@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # bench/guest/job-env.sh - sourced (sh or bash): the environment bench/*.fio read.
 # The sizes come from BENCH_QUICK (1: small) unless already set; the paths
 # are the guest's.  Used in the guest by bench/guest/guest-scenario.sh and on the

@@ -25,17 +25,16 @@ commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$top" status --porcelain 2>/dev/null | grep -v '^??' | head -n 1)
 [ -n "$dirty" ] && commit="$commit (uncommitted changes)"
 sum=$out/alloc-summary.csv
-awk -F, "$STATS_AWK"'
-NR == 1 { next }
+awk -F, "$CSV_AWK$STATS_AWK"'
 {
-	k = $2 SUBSEP $4 SUBSEP $5 SUBSEP $6
-	if (!(k in seen)) { seen[k] = 1; keys[++nk] = k; grp[k] = $3 }
-	rate[k, ++nr[k]] = $10; sys[k, nr[k]] = $11; files[k] = $7
+	k = $C["size"] SUBSEP $C["kernel"] SUBSEP $C["reserve"] SUBSEP $C["mode"]
+	if (!(k in seen)) { seen[k] = 1; keys[++nk] = k; grp[k] = $C["groups"] }
+	rate[k, ++nr[k]] = $C["rate"]; sys[k, nr[k]] = $C["sys_us_per_file"]; files[k] = $C["files"]
 	# groups_scanned of mballoc per file: the work of the allocator, on no clock
-	gs[k, nr[k]] = ($7 > 0 && $12 != "") ? $12 / $7 : 0
-	R[$1, $2, $4, $5, $6] = $10
-	if (!($2 in sz)) { sz[$2] = ++ns; szl[ns] = $2 }
-	run[$1] = 1
+	gs[k, nr[k]] = ($C["files"] > 0 && $C["groups_scanned"] != "") ? $C["groups_scanned"] / $C["files"] : 0
+	R[$C["run"], $C["size"], $C["kernel"], $C["reserve"], $C["mode"]] = $C["rate"]
+	if (!($C["size"] in sz)) { sz[$C["size"]] = ++ns; szl[ns] = $C["size"] }
+	run[$C["run"]] = 1
 }
 function summ(arr, k, n,	i, a) { for (i = 1; i <= n; i++) a[i] = arr[k, i]; stats_sort(a, n); return stats_med(a, n) "," a[1] "," a[n] }
 function ratios(num, den,	r, i, a, n) {
@@ -86,24 +85,24 @@ NOISE_PCT=${ALLOC_NOISE_PCT:-10}
 	echo "a round (each round boots every kernel once per size, stock and patched taking"
 	echo "turns to go first) and given as median (min-max) over rounds."
 	if [ -s "$out/settings.csv" ]; then
-		set_v() { awk -F, -v k="$1" '$1 == k { print $2 }' "$out/settings.csv"; }
+		set_v() { csv_get "$out/settings.csv" value key="$1"; }
 		echo "Each guest: $(set_v vcpus) vCPU(s); each mode: $(set_v files) files a round, $(set_v rounds) rounds, the first a warm-up."
 	fi
 	echo
 	echo "| size (groups) | kernel | reserve | mode | files/run | files/s | sys µs/file | groups scanned/file | runs | patched/stock | largest/smallest size |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
-	awk -F, "$STATS_AWK$LABEL_AWK"'NR > 1 {
-		vs = ($14 == "") ? "" : r3($14, $15, $16)
-		ls = ($17 == "") ? "" : r3($17, $18, $19)
-		gs = ($20 == "") ? "-" : mmmf($20, $21, $22, "%.3f")
-		printf "| %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label($1), $2, $3, ($3 == "stock" ? "-" : $4), $5, $6, mmm($7, $8, $9), mmm($10, $11, $12), gs, $13, vs, ls
+	awk -F, "$CSV_AWK$STATS_AWK$LABEL_AWK"'{
+		vs = ($C["vs_stock_median"] == "") ? "" : r3($C["vs_stock_median"], $C["vs_stock_min"], $C["vs_stock_max"])
+		ls = ($C["large_vs_small_median"] == "") ? "" : r3($C["large_vs_small_median"], $C["large_vs_small_min"], $C["large_vs_small_max"])
+		gs = ($C["scanned_per_file_median"] == "") ? "-" : mmmf($C["scanned_per_file_median"], $C["scanned_per_file_min"], $C["scanned_per_file_max"], "%.3f")
+		printf "| %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label($C["size"]), $C["groups"], $C["kernel"], ($C["kernel"] == "stock" ? "-" : $C["reserve"]), $C["mode"], $C["files_per_run"], mmm($C["rate_median"], $C["rate_min"], $C["rate_max"]), mmm($C["sys_us_median"], $C["sys_us_min"], $C["sys_us_max"]), gs, $C["runs"], vs, ls
 	}' "$sum"
 	echo
 	echo "Groups scanned/file is the block allocator's own count (groups_scanned in"
 	echo "/proc/fs/ext4/<dev>/mb_stats, with mb_stats on) over the files of a mode: the groups"
 	echo "mballoc looked at, which no clock's noise touches. The inode allocator's search is"
 	echo "not in it."
-	awk -F, 'NR > 1 && $20 != "" { k = $3 "," $4 "," $5; v[$1, k] = $20; keys[k] = 1; if (!($1 in s)) { s[$1] = 1; sz[++n] = $1 } }
+	awk -F, "$CSV_AWK"'$C["scanned_per_file_median"] != "" { k = $C["kernel"] "," $C["reserve"] "," $C["mode"]; v[$C["size"], k] = $C["scanned_per_file_median"]; keys[k] = 1; if (!($C["size"] in s)) { s[$C["size"]] = 1; sz[++n] = $C["size"] } }
 		END { if (n < 2) exit
 			for (k in keys) if ((sz[1], k) in v && (sz[n], k) in v) {
 				a = v[sz[1], k]; b = v[sz[n], k]; r = (a > 0) ? b / a : (b > 0 ? 99 : 1)
@@ -120,9 +119,9 @@ NOISE_PCT=${ALLOC_NOISE_PCT:-10}
 	echo
 	# the testbed's noise, from the stock kernel's rows: across rounds (the
 	# unhinted rate) and within one boot (its three modes run one code path)
-	noise_line=$(awk -F, -v lim="$NOISE_PCT" "$LABEL_AWK"'NR > 1 && $4 == "stock" {
-			if ($6 == "none") { k = $2; if (!(k in lo) || $10 < lo[k]) lo[k] = $10; if ($10 > hi[k]) hi[k] = $10; if (!(k in o)) o[k] = ++n }
-			b = $1 "," $2; if (!(b in bl) || $10 < bl[b]) bl[b] = $10; if ($10 > bh[b]) bh[b] = $10 }
+	noise_line=$(awk -F, -v lim="$NOISE_PCT" "$CSV_AWK$LABEL_AWK"'$C["kernel"] == "stock" {
+			if ($C["mode"] == "none") { k = $C["size"]; if (!(k in lo) || $C["rate"] < lo[k]) lo[k] = $C["rate"]; if ($C["rate"] > hi[k]) hi[k] = $C["rate"]; if (!(k in o)) o[k] = ++n }
+			b = $C["run"] "," $C["size"]; if (!(b in bl) || $C["rate"] < bl[b]) bl[b] = $C["rate"]; if ($C["rate"] > bh[b]) bh[b] = $C["rate"] }
 		END { for (b in bl) if (bl[b] > 0 && bh[b] / bl[b] > w) { w = bh[b] / bl[b]; wb = b }
 			for (k in o) if (lo[k] > 0 && (hi[k] / lo[k] - 1) * 100 > lim) {
 				printf "%sat %s the stock kernel'"'"'s unhinted rate ranged %.1f-%.1f files/s across rounds (%.1fx)", (m++ ? "; " : ""), label(k), lo[k], hi[k], hi[k] / lo[k] }
@@ -134,17 +133,17 @@ NOISE_PCT=${ALLOC_NOISE_PCT:-10}
 	fi
 	echo "| size | reserve | mode | patched/stock | aim 0.95 | largest/smallest size | aim 0.90 |"
 	echo "|---|---|---|---|---|---|---|"
-	awk -F, -v lim="$NOISE_PCT" "$LABEL_AWK"'
+	awk -F, -v lim="$NOISE_PCT" "$CSV_AWK$LABEL_AWK"'
 	function verdict(lo, hi, aim, sz) { if (lo == "") return ""; if (noisy[sz]) return "no verdict (noise)"
 		if (lo + 0 >= aim) return "met"; if (hi + 0 < aim) return "not met"; return "not met (the range straddles the aim)" }
 	# a size is noisy when the stock kernel'"'"'s unhinted rate varies more than lim% across rounds
-	NR > 1 && $3 == "stock" && $5 == "none" { noisy[$1] = ($8 > 0 && ($9 / $8 - 1) * 100 > lim); lg = $1 }
-	NR > 1 && $3 == "patched" { row[++n] = $0 }
+	$C["kernel"] == "stock" && $C["mode"] == "none" { noisy[$C["size"]] = ($C["rate_min"] > 0 && ($C["rate_max"] / $C["rate_min"] - 1) * 100 > lim); lg = $C["size"] }
+	$C["kernel"] == "patched" { row[++n] = $0 }
 	END { for (i = 1; i <= n; i++) { $0 = row[i]
 		# the large/small ratio needs both sizes quiet
 		ln = 0; for (z in noisy) if (noisy[z]) ln = 1
-		printf "| %s | %s | %s | %s | %s | %s | %s |\n", label($1), $4, $5, r3($14, $15, $16), verdict($15, $16, 0.95, $1),
-			($17 == "" ? "" : r3($17, $18, $19)), (ln && $18 != "" ? "no verdict (noise)" : verdict($18, $19, 0.90, ""))
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n", label($C["size"]), $C["reserve"], $C["mode"], r3($C["vs_stock_median"], $C["vs_stock_min"], $C["vs_stock_max"]), verdict($C["vs_stock_min"], $C["vs_stock_max"], 0.95, $C["size"]),
+			($C["large_vs_small_median"] == "" ? "" : r3($C["large_vs_small_median"], $C["large_vs_small_min"], $C["large_vs_small_max"])), (ln && $C["large_vs_small_min"] != "" ? "no verdict (noise)" : verdict($C["large_vs_small_min"], $C["large_vs_small_max"], 0.90, ""))
 	} }' FS=, "$sum"
 	echo
 	echo "Data: [alloc-runs.csv](alloc-runs.csv) (every boot), [alloc-summary.csv](alloc-summary.csv)."

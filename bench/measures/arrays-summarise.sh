@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # bench/measures/arrays-summarise.sh OUT: the summaries, figures and page of a run of
 # bench/runners/arrays.sh (raw runs in $BUILD/bench/arrays/$(basename OUT)/ or
 # ARRAYS_RAW), with the measure "arrays" (bench/measures/measure-arrays.sh, which

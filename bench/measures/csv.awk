@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # csv.awk - read the CSV files passed between the benchmark's stages by
 # column name.  Every such file starts with a header row (the engine's
 # placement and seek logs: ioengines/hotcold.c; the disk model's trace:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Draw the figures of a benchmark run with plots/bench-*.gp, PNG and SVG,
 # into OUT/figures/ from the CSVs of OUT/summary/ (bench/measures/summarise.sh):
 # each measure of the run's scenarios draws its own (NAME_plots,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The page of an alternatives run (issue 26): PAGE (markdown) from OUT's
 # summaries (bench/measures/summarise-alternatives.sh), its figure copied to
 # plots/figures/ next to PAGE and the summary CSVs to csv/ next to it.
@@ -38,7 +39,7 @@ what() {
 	*) echo "$1" ;;
 	esac
 }
-arms=$(awk -F, 'NR > 1 { print $1 }' "$sum/runs.csv" | sort -u | tr '\n' ' ')
+arms=$(awk -F, "$CSV_AWK"'BEGIN { need = "arm" } { print $C["arm"] } END { if (csv_bad) exit 2 }' "$sum/runs.csv" | sort -u | tr '\n' ' ')
 [ -n "$arms" ] || die "$sum/runs.csv has no run"
 size=$(e SIZE) runs=$(e RUNS)
 dev=0
@@ -165,7 +166,7 @@ fi
 	echo
 	printf '| window from (s) |'; for a in $arms; do printf ' %s |' "$a"; done; echo
 	printf '| --- |'; for a in $arms; do printf ' --- |'; done; echo
-	for t in $(awk -F, 'NR > 1 { print $4 }' "$sum/windows.csv" | sort -un); do
+	for t in $(awk -F, "$CSV_AWK"'BEGIN { need = "t_s" } { print $C["t_s"] } END { if (csv_bad) exit 2 }' "$sum/windows.csv" | sort -un); do
 		printf '| %s |' "$t"
 		for a in $arms; do
 			printf ' %s |' "$(awk -F, -v a="$a" -v t="$t" '$1 == a && $4 == t { printf "%s%s (%s)", s, $6, $7; s = ", " }' "$sum/windows.csv")"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Write RESULTS.md from what one benchmark run left in OUT (default
 # build/bench): the scenarios of bench/runners/run.sh (OUT/summary/*.csv, made by
 # bench/measures/summarise.sh; figures in OUT/figures/) and the create()+unlink()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # bench/measures/scen.sh - sourced by bench/measures/summarise.sh, plots.sh and results.sh:
 # which of a run's scenarios measure what.  bench/runners/run.sh copies the rows of
 # bench/jobs/scenarios it selected to OUT/scenarios (name kernel job fill quick

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The summaries of an alternatives run (bench/runners/alternatives.sh), from its run
 # tree OUT, all on the disk model's clock (its trace, joined read by read
 # with the engine's seek log by hc-tracejoin: OUT/arm-X/runN/join.csv):
@@ -70,7 +71,7 @@ while read -r arm r st _; do
 		$C["matched"] == 1 { print $C["seq"] "," $C["arrival_us"] "," $C["end_us"] "," $C["service_us"] "," $C["lba"] "," $C["seek_us"] "," $C["engine_lat_us"] }
 		END { if (csv_bad) exit 2 }' "$j" | sort -t, -k2,2n >"$d/fg.tmp" ||
 		{ echo "bench/measures/summarise-alternatives.sh: $j: a column is missing" >&2; bad=1; continue; }
-	nreq=$(awk -F, 'NR > 1 && $4 == "read"' "$d/seek.csv" | wc -l)
+	nreq=$(awk -F, "$CSV_AWK"'BEGIN { need = "ddir" } $C["ddir"] == "read"' "$d/seek.csv" | wc -l)
 	[ -s "$d/fg.tmp" ] || { echo "bench/measures/summarise-alternatives.sh: $j: no matched read" >&2; bad=1; continue; }
 	t0=$(head -n 1 "$d/fg.tmp" | cut -d, -f2) t1=$(sort -t, -k3,3n "$d/fg.tmp" | tail -n 1 | cut -d, -f3)
 	# the trace's other rows in [t0, t1]: background bytes per window and per 1 s slot
@@ -139,11 +140,13 @@ rm -f "$sum/runs.tmp"
 } >"$sum/arms.csv"
 # the figure's series: per arm, each window's p50 and p99, medians over the runs
 rm -f "$sum"/fig-windows-*.csv
-for a in $(awk -F, 'NR > 1 { print $1 }' "$sum/windows.csv" | sort -u); do
+win() { # ARM COLUMN: "t_s,value" of that arm's windows, t_s zero-padded (stats sorts by key)
+	awk -F, -v a="$1" -v c="$2" "$CSV_AWK"'BEGIN { need = "arm t_s " c } $C["arm"] == a { printf "%09d,%s\n", $C["t_s"], $C[c] }' "$sum/windows.csv"
+}
+for a in $(awk -F, "$CSV_AWK"'BEGIN { need = "arm" } { print $C["arm"] }' "$sum/windows.csv" | sort -u); do
 	{
 		echo "t_s,p50_ms,p99_ms,runs"
-		paste -d, <(awk -F, -v a="$a" '$1 == a { printf "%09d,%s\n", $4, $6 }' "$sum/windows.csv" | stats) \
-			<(awk -F, -v a="$a" '$1 == a { printf "%09d,%s\n", $4, $7 }' "$sum/windows.csv" | stats) |
+		paste -d, <(win "$a" p50_ms | stats) <(win "$a" p99_ms | stats) |
 			awk -F, '{ printf "%d,%s,%s,%s\n", $1, $2, $7, $5 }'
 	} >"$sum/fig-windows-$a.csv"
 done

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Turn the raw files of a benchmark run (bench/runners/run.sh) into the CSVs that
 # plots/*.gp and bench/measures/results.sh read, all in OUT/summary/, each with a
 # header row.  First what every run has (below); then each measure of the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Add arms from one run tree of bench/runners/alternatives.sh to another, when both
 # ran the same comparison: the same pilot (pilot/files.csv and the request
 # sequence pilot/sequence.txt byte for byte) and the same parameters in

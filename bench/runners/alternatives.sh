@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Issue 26: O_HOT at create against the alternatives, on one aged image, one
 # seed and one request sequence (make alternatives).  Arms:
 #   a  stock kernel, no hints (doing nothing)

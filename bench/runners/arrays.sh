@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # O_HOT/O_COLD on ext4 over arrays of modelled disks: md RAID0 (chunk 512
 # KiB) and dm-linear over 2 and 4 members, RUNS runs of each.  A run is one
 # guest on the patched kernel with the members as modelled disks

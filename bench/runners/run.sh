@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The benchmark pipeline (make bench-run): boot a guest per scenario and
 # run, on the modelled spinning disk (vm/runner/run --hdd), a job file of bench/
 # with fio and the hotcold engine; bring back fio's JSON, the engine's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Scale-out on fio's own client/server: boot one guest per kernel flavour
 # (default: patched and stock, side by side), each on its own modelled disk
 # (vm/runner/run --hdd) and running `fio --server` (bench/guest/guest-server.sh) behind

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make aged-check: a tiny aged-filesystem run through bench/runners/run.sh (a 4 GiB
 # modelled disk aged to 50%, small sets, time-scale 0.1), then assert what
 # the full scenario relies on: hc-age reached its target within 2 points,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make bench-check: one tiny scenario (randread, QUICK=1, time-scale 0.1)
 # through the whole pipeline of bench/runners/run.sh, then assert that every
 # output exists and parses; then a broken job file and a bad variable must

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make scaleout-check: bench/runners/scaleout.sh end to end with two guests (patched
 # and stock) driven by one fio client over forwarded ports, a small job and
 # a small time scale; then the ways it must fail cleanly: a bad job option,

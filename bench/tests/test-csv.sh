@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Host tests of bench/measures/csv.awk, the reader of the CSV files passed between
 # the benchmark's stages: columns by name, a missing column named, and
 # RFC 4180 quoted fields (the engine's placement log quotes its `note`:

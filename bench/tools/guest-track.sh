@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-track.sh - hc-track's tests, run INSIDE a guest on the patched
 # kernel (bench/tools/track-check.sh boots it: make track-check).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make track-check: hc-track's tests.  On the host, the bad options that are
 # refused before anything is watched; then one guest on the patched kernel
 # with a 1 GiB plain virtio disk runs bench/tools/guest-track.sh (a skewed read

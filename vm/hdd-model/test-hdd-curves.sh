@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # hdd-curves' rate table (the benchmark's "model's rate" and zone ratio,
 # bench/measures/summarise.sh) is what a long sequential read gets from the model:
 # the media rate (bytes over the trace's transfer times, which include

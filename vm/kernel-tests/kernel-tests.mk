@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # vm/kernel-tests/kernel-tests.mk - the kernel's in-guest O_HOT/O_COLD test
 # suite (included by the top Makefile)
 #
