@@ -163,14 +163,14 @@ kernel-checkpatch: $(BUILD)/.stamp-src-stock
 .PHONY: kernel-bench kernel-bench-data
 kernel-bench-data: kernel-patched kernel-stock guest-tests vm-initramfs
 	@rm -f $(BUILD)/bench/create-unlink-*
-	@bench/kernel-bench.sh $(BUILD)/bench $(BZIMAGE_PATCHED) $(BZIMAGE_STOCK) $(BUILD)/guest-tests/root
+	@bench/runners/kernel-bench.sh $(BUILD)/bench $(BZIMAGE_PATCHED) $(BZIMAGE_STOCK) $(BUILD)/guest-tests/root
 
 kernel-bench: kernel-bench-data
-	bench/results.sh $(BUILD)/bench $(TOP)/RESULTS.md
+	bench/measures/results.sh $(BUILD)/bench $(TOP)/RESULTS.md
 
-# The main job (bench/bench.sh): the packages, both kernels, the tools, the
+# The main job (bench/runners/bench.sh): the packages, both kernels, the tools, the
 # micro-benchmark, then every scenario of the default plan on the modelled
-# disk (bench/plan: 75 minutes on a 2-core TCG host from a fresh clone);
+# disk (bench/runners/plan: 75 minutes on a 2-core TCG host from a fresh clone);
 # RESULTS.md and its figures and tables from this run.  QUICK=1: a few
 # minutes, its page in build/bench-quick/; FULL=1: 64 GiB, every scenario
 # and the arrays' page (results/arrays/), hours.  Each step prints the time
@@ -178,9 +178,9 @@ kernel-bench: kernel-bench-data
 BENCH_CMD_VARS := $(foreach v,QUICK FULL PROFILE RUNS SCENARIO SCENARIO_EXACT TIME_SCALE BENCH_DISK AGED_SEED AGED_SEEDS RESULTS,$(if $(filter command line,$(origin $(v))),$(v)='$($(v))'))
 .PHONY: bench-plan
 bench:
-	@BENCH_COMMAND="make bench$(if $(strip $(BENCH_CMD_VARS)), $(strip $(BENCH_CMD_VARS)))" BUILD=$(BUILD) MAKE="$(MAKE)" $(TOP)/bench/bench.sh
+	@BENCH_COMMAND="make bench$(if $(strip $(BENCH_CMD_VARS)), $(strip $(BENCH_CMD_VARS)))" BUILD=$(BUILD) MAKE="$(MAKE)" $(TOP)/bench/runners/bench.sh
 bench-plan:
-	@BUILD=$(BUILD) $(TOP)/bench/bench.sh --plan
+	@BUILD=$(BUILD) $(TOP)/bench/runners/bench.sh --plan
 
 # A fragment that is missing stops make: its tests are never dropped silently.
 include vm/lib/lib.mk
@@ -189,7 +189,7 @@ include vm/runner/runner.mk
 include vm/kernel-tests/kernel-tests.mk
 include vm/hdd-model/hdd.mk
 include ioengines/engine.mk
-include bench/tools.mk
+include bench/tools/tools.mk
 include bench/bench.mk
 include vm/fstests/fstests.mk
 include vm/arrays/arrays.mk

@@ -16,7 +16,7 @@ set -u
 
 : "${FIO:?set FIO to the fio binary}"
 : "${ENGINE:?set ENGINE to hotcold.so}"
-: "${BENCH:?set BENCH to the bench/ directory}"
+: "${BENCH:?set BENCH to the bench/ directory (csv.awk in measures/, the example jobs in jobs/)}"
 : "${WORKDIR:?set WORKDIR to a scratch directory}"
 
 . "$(dirname "$0")/../vm/lib/tap.sh"
@@ -214,14 +214,14 @@ if [ "$fstype" = ef53 ] && command -v mke2fs >/dev/null; then
 		       awk -F, '\$1==\"file\" && \$14==\"\"' '$W/p.csv' | grep -q ."
 
 	# the note is one quoted CSV field (RFC 4180): a comma and a quote in
-	# it (here from the fs_dev= path) stay in it, for bench/csv.awk too
+	# it (here from the fs_dev= path) stay in it, for bench/measures/csv.awk too
 	q="$W/gar,bage \"q\".img"
 	cp "$W/garbage.img" "$q"
 	rm -f "$W/p.csv"
 	runfio "$W/garbage-q.txt" --name=qjob $E --rw=read --size=1m --io_size=64k \
 		--directory="$W/fs" --fs_dev="$q" --placement_log="$W/p.csv"
 	rc=$?
-	note=$(awk -F, -v need="kind note" "$(cat "$BENCH/csv.awk")"'
+	note=$(awk -F, -v need="kind note" "$(cat "$BENCH/measures/csv.awk")"'
 		$C["kind"] == "file" { print $C["note"] } END { if (csv_bad) exit 2 }' "$W/p.csv")
 	check "placement log: a note with a comma and a quote is written quoted, the quote doubled" \
 		grep -qF ",\"$W/gar,bage \"\"q\"\".img: no ext4 superblock magic (0xEF53) at offset 1024\"" "$W/p.csv"
@@ -269,11 +269,11 @@ fi
 
 # 32: the example job files parse (engine loaded through ${HOTCOLD_ENGINE})
 bad=""
-for j in "$BENCH"/example-*.fio; do
+for j in "$BENCH"/jobs/example-*.fio; do
 	HOTCOLD_ENGINE=$ENGINE timeout 60 "$FIO" --parse-only "$j" >"$W/parse.txt" 2>&1 ||
 		bad="$bad $(basename "$j")"
 done
-check "bench/example-*.fio parse with HOTCOLD_ENGINE set${bad:+ (failed:$bad)}" [ -z "$bad" ]
+check "bench/jobs/example-*.fio parse with HOTCOLD_ENGINE set${bad:+ (failed:$bad)}" [ -z "$bad" ]
 
 # the engine must never have crashed in any run
 crash=$(grep -l -E 'Segmentation fault|signal 11|core dumped|Aborted' "$W"/*.txt 2>/dev/null)

@@ -16,7 +16,7 @@ ENGINE_GUEST_ROOT := $(BUILD)/fio-guest/root
 ENGINE_CFLAGS	?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 		   -Wno-missing-field-initializers -Wno-format-truncation
 # Optional engines that would pull in more build-deps; none are needed here.
-# SysV shm stays on: `fio --server` needs it (bench/scaleout.sh), and the
+# SysV shm stays on: `fio --server` needs it (bench/runners/scaleout.sh), and the
 # guest kernel has CONFIG_SYSVIPC (kernel-patches/vm.config).
 FIO_CONFIGURE	:= --disable-native --disable-numa --disable-rdma \
 		   --disable-rados --disable-rbd --disable-http --disable-gfapi \
@@ -51,27 +51,27 @@ engine-fio: $(FIO_BIN)
 # ioengine_ops); hotcold.h is private to them, the others are shared
 ENGINE_SRCS	:= $(addprefix $(ENGINE_DIR)/,hotcold.c hotcold-create.c \
 		   hotcold-place.c hotcold-log.c)
-ENGINE_HDRS	:= $(addprefix $(ENGINE_DIR)/,hotcold.h hotcold-map.h \
+ENGINE_HDRS	:= $(ENGINE_DIR)/hotcold.h $(addprefix $(TOP)/vm/lib/,hotcold-map.h \
 		   hotcold-fiemap.h hotcold-flags.h)
 
 $(ENGINE_SO): $(ENGINE_SRCS) $(ENGINE_HDRS) $(FIO_CONFIG_STAMP)
 	mkdir -p $(ENGINE_OUT)
 	nice $(CC) $(ENGINE_CFLAGS) -include $(FIO_TREE)/config-host.h -D_GNU_SOURCE \
-		-fPIC -shared -I$(FIO_TREE) -o $@ $(ENGINE_SRCS) -laio -lm
+		-fPIC -shared -I$(FIO_TREE) -I$(TOP)/vm/lib -o $@ $(ENGINE_SRCS) -laio -lm
 
 engine: $(ENGINE_SO) $(PRELOAD_SO)
 
 # LD_PRELOAD library: O_HOT/O_COLD for the creates of unmodified programs
-$(PRELOAD_SO): $(ENGINE_DIR)/hotcold-preload.c $(ENGINE_DIR)/hotcold-flags.h
+$(PRELOAD_SO): $(ENGINE_DIR)/hotcold-preload.c $(TOP)/vm/lib/hotcold-flags.h
 	mkdir -p $(ENGINE_OUT)
-	$(CC) -O2 -Wall -Wextra -fPIC -shared -o $@ $< -ldl
+	$(CC) -O2 -Wall -Wextra -fPIC -shared -I$(TOP)/vm/lib -o $@ $< -ldl
 
 preload-check: $(PRELOAD_SO) | $(BUILD)/.stamp-deps
 	timeout 300 $(ENGINE_DIR)/test-preload.sh $(PRELOAD_SO)
 
-$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(ENGINE_DIR)/hotcold-map.h $(ENGINE_DIR)/hotcold-flags.h $(TOP)/vm/lib/tap.h
+$(ENGINE_TEST_MAP): $(ENGINE_DIR)/test-map.c $(TOP)/vm/lib/hotcold-map.h $(TOP)/vm/lib/hotcold-flags.h $(TOP)/vm/lib/tap.h
 	mkdir -p $(ENGINE_OUT)
-	$(CC) -D_GNU_SOURCE -O2 -Wall -Wextra -o $@ $< -lm
+	$(CC) -D_GNU_SOURCE -O2 -Wall -Wextra -I$(TOP)/vm/lib -o $@ $< -lm
 
 engine-check: $(ENGINE_TEST_MAP) $(ENGINE_SO) $(FIO_BIN)
 	timeout 60 $(ENGINE_TEST_MAP)
@@ -91,7 +91,7 @@ engine-guest-root: $(ENGINE_SO) $(PRELOAD_SO) $(FIO_BIN)
 	cp $(PRELOAD_SO) $(ENGINE_GUEST_ROOT)/usr/lib/hotcold-preload.so
 	cp $(ENGINE_DIR)/engine-guest-check.sh $(ENGINE_DIR)/guest-*.fio \
 		$(TOP)/vm/lib/tap.sh $(ENGINE_GUEST_ROOT)/tests/hotcold/
-	cp $(TOP)/bench/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
+	cp $(TOP)/bench/jobs/example-*.fio $(ENGINE_GUEST_ROOT)/tests/hotcold/
 	for f in $(FIO_BIN) $(ENGINE_SO) $(PRELOAD_SO); do \
 		ldd $$f | awk '/=> \//{print $$3} /^\t\//{print $$1}'; \
 	done | sort -u | while read -r lib; do \

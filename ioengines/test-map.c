@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <inttypes.h>
 #include "hotcold-map.h"
-#include "../vm/lib/tap.h"
+#include "tap.h"
 
 
 static void put32(unsigned char *b, int off, uint32_t v)

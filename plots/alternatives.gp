@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Issue 26: the foreground reads' median service time per window of the
-# disk model's clock, one line per arm (bench/alternatives.sh), the median
+# disk model's clock, one line per arm (bench/runners/alternatives.sh), the median
 # over the runs of each window's p50.
 # Reads dir/fig-windows-ARM.csv (t_s,p50_ms,p99_ms,runs), written by
-# bench/summarise-alternatives.sh, for the arms that have one.
+# bench/measures/summarise-alternatives.sh, for the arms that have one.
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='OUT/summary'" [-e "out='.../alternatives-p50'"] \
 #                [-e "fmt='png'"] [-e "disk='8G'"] [-e "fill='80'"] plots/alternatives.gp
 if (!exists("dir")) { print "set dir='OUT/summary' (see header)"; exit status 2 }

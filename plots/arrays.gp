@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # O_HOT vs O_COLD (and unhinted) files on ext4 over md RAID0 and dm-linear
 # arrays of modelled disks, median of the runs with min-max bars, on the
-# disk model's clock (bench/arrays.sh).
+# disk model's clock (bench/runners/arrays.sh).
 #   what='seq'   sequential 2 MiB O_DIRECT reads: MB/s, the phase's bytes
 #                over the array's drive time (seek + rotation + transfer of
 #                the members' trace rows: the busiest member's on RAID0,
 #                the members' added on dm-linear)
 #   what='rand'  random 4 KiB O_DIRECT reads: median service time
-# Reads csv, a row per array (bench/arrays.sh's arrays-fig-WHAT.csv):
+# Reads csv, a row per array (bench/runners/arrays.sh's arrays-fig-WHAT.csv):
 #   array,hot,hot_min,hot_max,cold,cold_min,cold_max,none,none_min,none_max
 # Usage: gnuplot -e "set loadpath 'plots'" -e "csv='.../arrays-fig-seq.csv'" \
 #                -e "what='seq'" -e "out='.../arrays-seq'" -e "fmt='png'" plots/arrays.gp

@@ -2,7 +2,7 @@
 # Where each set of files landed on the aged filesystem, against how full
 # it was: the fraction of the set's bytes in the first third of the disk
 # (solid) and in the last third (dashed), for the hot (H), cold (C) and
-# unhinted (N) sets.  Reads DIR/aged-thirds.csv (bench/measure-aged.sh).
+# unhinted (N) sets.  Reads DIR/aged-thirds.csv (bench/measures/measure-aged.sh).
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" \
 #                -e "out='...'" -e "fmt='png'" plots/bench-aged-placement.gp
 if (!exists("dir")) { print "set dir='.../summary' (see header)"; exit status 2 }

@@ -2,7 +2,7 @@
 # Sequential 1 MiB O_DIRECT read rate of one file per hint on the aged
 # filesystem, on the disk model's clock (median, error bars min-max of the
 # runs), against fullness, with the model's outermost and innermost
-# sequential rates drawn in.  Reads DIR/aged-seq.csv (bench/measure-aged.sh).
+# sequential rates drawn in.  Reads DIR/aged-seq.csv (bench/measures/measure-aged.sh).
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" \
 #                -e "outer=65.85" -e "inner=31.48" -e "out='...'" -e "fmt='png'" \
 #                plots/bench-aged-seq.gp

@@ -4,7 +4,7 @@
 # image, against the aged filesystem's fullness, with the kernel's region
 # reserve off and on; the stock kernel's H/N (the hint ignored: doing
 # nothing) beside them.  Median over the ageing seeds, error bars min-max;
-# the disk model's clock.  Reads DIR/aged-answer.csv (bench/measure-aged.sh).
+# the disk model's clock.  Reads DIR/aged-answer.csv (bench/measures/measure-aged.sh).
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" \
 #                -e "disk='8G'" -e "out='...'" -e "fmt='png'" plots/bench-answer.gp
 if (!exists("dir")) { print "set dir='.../summary' (see header)"; exit status 2 }

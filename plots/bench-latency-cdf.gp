@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Latency CDF of random 4 KiB reads, one curve per CSV (lat_ms,frac) as
-# written by bench/summarise.sh (DIR/cdf-lat-SCENARIO-JOB.csv).
+# written by bench/measures/summarise.sh (DIR/cdf-lat-SCENARIO-JOB.csv).
 # Usage: gnuplot -e "set loadpath 'plots'" -e "files='a.csv b.csv'" -e "titles='hot none'" \
 #                -e "what='randread, patched kernel'" -e "out='.../latency-cdf'" \
 #                -e "fmt='png'" plots/bench-latency-cdf.gp

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Where ext4 put the files of bench/placement.fio: files per block group,
+# Where ext4 put the files of bench/jobs/placement.fio: files per block group,
 # one bar colour per creation hint (O_HOT, O_COLD, none).
 # Reads DIR/placement-hist.csv (group,hot,cold,none) and, for the x range,
-# DIR/placement-ngroups.txt, both written by bench/summarise.sh.
+# DIR/placement-ngroups.txt, both written by bench/measures/summarise.sh.
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" -e "out='build/bench/figures/placement'" \
 #                -e "fmt='png'" plots/bench-placement.gp
 if (!exists("dir")) { print "set dir='.../summary' (see header)"; exit status 2 }
@@ -11,7 +11,7 @@ ng = system("cat ".dir."/placement-ngroups.txt 2>/dev/null") + 0
 if (ng <= 0) ng = 512
 set xrange [-ng / 50.0 : ng * 1.02]
 w = ng / 120.0
-set title "Files per ext4 block group by creation hint (bench/placement.fio)"
+set title "Files per ext4 block group by creation hint (bench/jobs/placement.fio)"
 set xlabel "block group of the file's first extent (0 = outer edge of the disk)"
 set ylabel "files"
 set yrange [0:*]

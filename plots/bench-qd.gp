@@ -4,7 +4,7 @@
 # what the drive's choice of the next request saves) and the reads per
 # second of each pair of jobs read at once, both on the disk model's clock
 # (median, error bars min-max of the runs).  Reads DIR/qd-wide-KIND.csv
-# (bench/measure-qd.sh): label, then per pair pos med,min,max, then per
+# (bench/measures/measure-qd.sh): label, then per pair pos med,min,max, then per
 # pair iops med,min,max.
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" \
 #                -e "kind='mixed'" -e "pairs='hc nn hh'" \
@@ -22,7 +22,7 @@ set key top right inside noenhanced
 set xtics noenhanced rotate by 25 right
 set bmargin 5
 set yrange [0:*]
-set multiplot layout 1,2 title sprintf("bench/%s-qd.fio: queue depth and guest scheduler (disk model's clock)", kind) noenhanced
+set multiplot layout 1,2 title sprintf("bench/jobs/%s-qd.fio: queue depth and guest scheduler (disk model's clock)", kind) noenhanced
 set title "mean positioning per read (seek + rotation)"
 set ylabel "ms"
 plot for [i=1:np] f using (column(2 + 3*(i-1))):(column(3 + 3*(i-1))):(column(4 + 3*(i-1))):xtic(1) skip 1 title word(titles, i)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The same job files on the patched and on the stock kernel: median
-# sequential read throughput (bench/seq.fio) and median random-read
-# service time at the disk (bench/randread.fio, the model trace joined
+# sequential read throughput (bench/jobs/seq.fio) and median random-read
+# service time at the disk (bench/jobs/randread.fio, the model trace joined
 # with the seek log) per job.
 # Reads DIR/compare-seq.csv and DIR/compare-rand.csv (job,patched,stock).
 # Usage: gnuplot -e "set loadpath 'plots'" -e "dir='build/bench/summary'" -e "out='...'" -e "fmt='png'" \

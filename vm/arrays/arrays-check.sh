@@ -29,7 +29,7 @@ trace_tool=$build/arrays/hc-arraytrace
 . "$top/vm/lib/tap.sh"
 . "$top/vm/lib/guest-run.sh"
 tap_init arrays-check
-CSV_AWK=$(cat "$top/bench/csv.awk")
+CSV_AWK=$(cat "$top/bench/measures/csv.awk")
 FILES=4 SIZE_MIB=8
 
 for f in "$bin/hc-array" "$bin/hc-arrayload" "$bin/guest-arrays.sh" "$trace_tool" "$build/arrays/test-array-layout"; do
@@ -78,7 +78,7 @@ st=$?
 check "guest: RAID0 and dm-linear built, ext4 made, files written and read (exit $st, accel $(sed -n 's/^accel=//p' "$tmp/vm.env"))" [ $st = 0 ]
 [ $st = 0 ] || sed 's/^/#   /' "$tmp/guest-run.err"
 
-# q FILE NEED PROGRAM: awk over a CSV read by column name (bench/csv.awk)
+# q FILE NEED PROGRAM: awk over a CSV read by column name (bench/measures/csv.awk)
 q() { awk -F, -v need="$2" "$CSV_AWK"'
 	function v(name) { return $C[name] }
 	'"$3" "$1"; }

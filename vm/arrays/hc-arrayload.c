@@ -55,8 +55,8 @@
 #include <sys/stat.h>
 #include <linux/fs.h>
 
-#include "../../ioengines/hotcold-flags.h"
-#include "../../ioengines/hotcold-fiemap.h"
+#include "hotcold-flags.h"
+#include "hotcold-fiemap.h"
 #include "array-layout.h"
 
 #define NCLASS 3

@@ -8,7 +8,9 @@
  *
  * MEMBER_SIZE is a member's size (bytes, or with K/M/G) for the thirds and
  * the marker's place (array-layout.h).  A trace is the hdd filter's CSV
- * (vm/hdd-model/nbdkit-hdd-filter.pod), read by column name; a read of K <
+ * (vm/hdd-model/nbdkit-hdd-filter.pod), read by column name with the
+ * project's CSV reader (vm/lib/hc-csv.h: a missing column, a short row or
+ * a bad number is refused, named with the file and line); a read of K <
  * 8 sectors at the marker sector starts phase K (hc-arrayload.c's header),
  * K = 7 ends the last.
  *
@@ -29,19 +31,19 @@
  * start in third N (bytes_tN / drive_tN_us: the rate there).  seek_mean_us and cyl_mean are the reads' mean
  * seek_us and cyl_distance (how far the arm moved, in cylinders).  writes counts the
  * write rows in the phase (none expected: a check).
- * Exit status 0; 1 when a trace lacks a column or a marker (named); 2 on
- * bad usage.
+ * Exit status 0; 1 when a trace lacks a column or a marker, or holds a
+ * bad value (named); 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array-layout.h"
+#include "hc-csv.h"
 
 #define NCLASS 3
 #define NPHASE 2
@@ -56,18 +58,8 @@ struct cell {
 	size_t nsvc, cap;
 };
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "hc-arraytrace: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
+/* bad input: "hc-arraytrace: MESSAGE", exit 1 (the CSV reader's exit) */
+#define die(...)	csv_fail(__VA_ARGS__)
 
 static void add_svc(struct cell *c, double v)
 {
@@ -122,23 +114,6 @@ static void print_cell(const char *member, int c, int ph, struct cell *x)
 	       (unsigned long long)x->writes);
 }
 
-/* index of column @name in the CSV header @h, or -1 */
-static int column(char *h, const char *name)
-{
-	char *save, *tok;
-	int i = 0;
-
-	h = strdup(h);
-	for (tok = strtok_r(h, ",\r\n", &save); tok;
-	     tok = strtok_r(NULL, ",\r\n", &save), i++)
-		if (!strcmp(tok, name)) {
-			free(h);
-			return i;
-		}
-	free(h);
-	return -1;
-}
-
 static uint64_t parse_size(const char *s)
 {
 	char *end;
@@ -168,6 +143,8 @@ int main(int argc, char **argv)
 	uint64_t msz, marker;
 	int nmem, m, c, ph;
 
+	csv_prog = "hc-arraytrace";
+	csv_bad_status = 1;
 	if (argc < 3) {
 		fprintf(stderr, "usage: hc-arraytrace MEMBER_SIZE TRACE...\n");
 		return 2;
@@ -188,36 +165,24 @@ int main(int argc, char **argv)
 
 	for (m = 0; m < nmem; m++) {
 		const char *name = argv[2 + m];
-		FILE *f = fopen(name, "r");
-		char line[1024];
-		int col[NCOL], k, phase = 0, ended = 0, seen[8] = { 0 };
+		struct csv f;
+		size_t col[NCOL];
+		int k, phase = 0, ended = 0, seen[8] = { 0 };
 
-		if (!f)
-			die("trace '%s': %s", name, strerror(errno));
-		if (!fgets(line, sizeof(line), f))
-			die("trace '%s': empty (no header)", name);
+		csv_open(&f, name);
 		for (k = 0; k < NCOL; k++)
-			if ((col[k] = column(line, colname[k])) < 0)
-				die("trace '%s': no column '%s' in its header", name,
-				    colname[k]);
-		while (fgets(line, sizeof(line), f)) {
-			char *v[32], *save, *tok;
-			int nf = 0;
-			uint64_t lba, sect;
-			double start, end, dr;
+			col[k] = csv_col(&f, colname[k]);
+		while (csv_next(&f)) {
+			const char *op = csv_field(&f, col[C_OP]);
+			uint64_t lba = 0, sect = 0;
+			double start, end, seek, dr;
 			struct cell *x;
 
-			for (tok = strtok_r(line, ",\r\n", &save); tok && nf < 32;
-			     tok = strtok_r(NULL, ",\r\n", &save))
-				v[nf++] = tok;
-			for (k = 0; k < NCOL; k++)
-				if (col[k] >= nf)
-					die("trace '%s': a row with %d fields", name, nf);
-			lba = strtoull(v[col[C_LBA]], NULL, 10);
-			sect = strtoull(v[col[C_SECT]], NULL, 10);
-			start = strtod(v[col[C_START]], NULL);
-			end = strtod(v[col[C_END]], NULL);
-			if (!strcmp(v[col[C_OP]], "read") && lba == marker &&
+			if (!strcmp(op, "read")) {
+				csv_u64(&f, col[C_LBA], &lba, 0);
+				csv_u64(&f, col[C_SECT], &sect, 0);
+			}
+			if (!strcmp(op, "read") && lba == marker &&
 			    sect >= 1 && sect <= 7) {
 				phase = (int)sect;
 				seen[phase] = 1;
@@ -228,25 +193,27 @@ int main(int argc, char **argv)
 			if (!phase || phase == 7)
 				continue;
 			x = &cell[m][(phase - 1) / 2][(phase - 1) % 2];
-			if (strcmp(v[col[C_OP]], "read")) {
-				if (!strcmp(v[col[C_OP]], "write"))
+			if (strcmp(op, "read")) {
+				if (!strcmp(op, "write"))
 					x->writes++;
 				continue;
 			}
+			start = csv_double(&f, col[C_START]);
+			end = csv_double(&f, col[C_END]);
+			seek = csv_double(&f, col[C_SEEK]);
 			x->reads++;
 			x->bytes += sect * 512;
 			al_add_thirds(msz, lba, sect, x->t);
 			x->busy += (uint64_t)(end - start + 0.5);
-			x->seek += strtod(v[col[C_SEEK]], NULL);
-			x->cyl += fabs(strtod(v[col[C_CYL]], NULL));
-			dr = strtod(v[col[C_SEEK]], NULL) +
-			     strtod(v[col[C_ROT]], NULL) +
-			     strtod(v[col[C_XFER]], NULL);
+			x->seek += seek;
+			x->cyl += fabs(csv_double(&f, col[C_CYL]));
+			dr = seek + csv_double(&f, col[C_ROT]) +
+			     csv_double(&f, col[C_XFER]);
 			x->drive += dr;
 			x->dt[lba * 3 / msz < 3 ? lba * 3 / msz : 2] += dr;
 			add_svc(x, end - start);
 		}
-		fclose(f);
+		csv_close(&f);
 		for (k = 1; k <= 7; k++)
 			if (!seen[k])
 				die("trace '%s': no marker %d (a read of %d sectors at sector %llu); did hc-arrayload finish?",

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "../lib/tap.h"
+#include "tap.h"
 #include "array-layout.h"
 
 struct runs {

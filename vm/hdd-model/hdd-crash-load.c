@@ -36,7 +36,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "../../ioengines/hotcold-flags.h"
+#include "hotcold-flags.h"
 
 #define MAX_SIZE (256 * 1024)
 

@@ -3,7 +3,7 @@
  *
  * Kept apart from the filter's modules (hdd.h lists them), so that
  * the model can be unit tested and plotted without a server: see
- * hdd-model-test.c and hdd-curves.c.
+ * test-hdd-model.c and hdd-curves.c.
  *
  * Units: times are microseconds (double), positions are 512 byte
  * sectors, cylinders and heads counted from 0 at the outer edge.

@@ -9,7 +9,7 @@
  *   hdd-model.c    the mechanical model (zones, seek curve, rotation);
  *   hdd-cache.c    the write cache's extents.
  * The last two know nothing of nbdkit or threads, so that they are unit
- * tested (hdd-model-test.c, hdd-cache-test.c).
+ * tested (test-hdd-model.c, test-hdd-cache.c).
  *
  * The settings below are set by hdd.c's .config, one key each, and only
  * read once .config_complete has returned.

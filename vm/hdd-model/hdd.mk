@@ -10,12 +10,12 @@ HDD_PROFILES := $(HDD_SRC)/profiles.conf
 HDD_NAMES    := desktop7200 laptop5400 enterprise15k hp97560 cheetah9lp
 HDD_CC       ?= gcc
 HDD_CFLAGS   := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
-	-DPROFILES_DEFAULT='"$(HDD_PROFILES)"'
+	-I$(TOP)/vm/lib -DPROFILES_DEFAULT='"$(HDD_PROFILES)"'
 HDD_MODEL    := $(HDD_SRC)/hdd-model.c $(HDD_SRC)/hdd-model.h
 
 .PHONY: hdd hdd-check hdd-bench hdd-plots hdd-validate hdd-overhead
 
-hdd: $(HDD_FILTER) $(HDD_OUT)/hdd-model-test $(HDD_OUT)/hdd-cache-test \
+hdd: $(HDD_FILTER) $(HDD_OUT)/test-hdd-model $(HDD_OUT)/test-hdd-cache \
 	$(HDD_OUT)/hdd-curves \
 	$(HDD_OUT)/hdd-nbdread $(HDD_OUT)/hdd-nbdio $(HDD_OUT)/hdd-validate
 
@@ -32,15 +32,15 @@ $(HDD_FILTER): $(HDD_FILTER_SRCS) $(HDD_FILTER_HDRS)
 		$$(pkg-config --cflags nbdkit 2>/dev/null) \
 		-o $@ $(HDD_FILTER_SRCS) -lm -lpthread
 
-$(HDD_OUT)/hdd-model-test: $(HDD_SRC)/hdd-model-test.c $(HDD_MODEL) $(TOP)/vm/lib/tap.h
+$(HDD_OUT)/test-hdd-model: $(HDD_SRC)/test-hdd-model.c $(HDD_MODEL) $(TOP)/vm/lib/tap.h
 	@mkdir -p $(HDD_OUT)
-	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-model-test.c \
+	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/test-hdd-model.c \
 		$(HDD_SRC)/hdd-model.c -lm
 
-$(HDD_OUT)/hdd-cache-test: $(HDD_SRC)/hdd-cache-test.c $(HDD_SRC)/hdd-cache.c \
+$(HDD_OUT)/test-hdd-cache: $(HDD_SRC)/test-hdd-cache.c $(HDD_SRC)/hdd-cache.c \
 		$(HDD_SRC)/hdd-cache.h $(TOP)/vm/lib/tap.h
 	@mkdir -p $(HDD_OUT)
-	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/hdd-cache-test.c \
+	nice $(HDD_CC) $(HDD_CFLAGS) -o $@ $(HDD_SRC)/test-hdd-cache.c \
 		$(HDD_SRC)/hdd-cache.c
 
 $(HDD_OUT)/hdd-curves: $(HDD_SRC)/hdd-curves.c $(HDD_MODEL)
@@ -84,9 +84,9 @@ hdd-check: hdd
 # vm/runner/run --initrd-extra copies to the guest's /.
 HDD_CRASH_TOOLS := $(HDD_OUT)/crash-guest
 $(HDD_CRASH_TOOLS)/hdd-crash-load: $(HDD_SRC)/hdd-crash-load.c \
-		$(TOP)/ioengines/hotcold-flags.h
+		$(TOP)/vm/lib/hotcold-flags.h
 	@mkdir -p $(HDD_CRASH_TOOLS)
-	nice $(HDD_CC) -static -O2 -Wall -Wextra -o $@ $<
+	nice $(HDD_CC) -static -O2 -Wall -Wextra -I$(TOP)/vm/lib -o $@ $<
 
 # The model against published drives (HP 97560, Cheetah 9LP): measured
 # vs published with % errors; fails if an error is above its tolerance.

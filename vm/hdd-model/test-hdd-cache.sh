@@ -5,6 +5,6 @@
 # array of what was written last; a write in the middle of a cached one
 # splits it; a flush's sequence numbers; a power cut's drop.
 . "$(dirname "$0")/hdd-test-lib.sh"
-t=$HDD_BUILD/hdd-cache-test
+t=$HDD_BUILD/test-hdd-cache
 [ -x "$t" ] || fail "$t not built (make hdd)"
 timeout 60 "$t" || fail "cache unit tests"

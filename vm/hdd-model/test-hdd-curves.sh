@@ -1,6 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # hdd-curves' rate table (the benchmark's "model's rate" and zone ratio,
-# bench/summarise.sh) is what a long sequential read gets from the model:
+# bench/measures/summarise.sh) is what a long sequential read gets from the model:
 # the media rate (bytes over the trace's transfer times, which include
 # every head and cylinder switch) of 64 cylinders read through a real
 # NBD client at the outer edge and at the inner edge of a 64G disk, within

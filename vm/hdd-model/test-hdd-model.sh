@@ -13,7 +13,7 @@
 # switch misses the next track's first sector and costs about a
 # revolution), and one whose inner zones skew by more than its outer.
 . "$(dirname "$0")/hdd-test-lib.sh"
-t=$HDD_BUILD/hdd-model-test
+t=$HDD_BUILD/test-hdd-model
 [ -x "$t" ] || fail "$t not built (make hdd)"
 cat >"$tmp/skew.conf" <<'PROFILES'
 [skewed]

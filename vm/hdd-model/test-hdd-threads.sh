@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # serve.sh lets a client's requests reach the drive all at once: 32 random
 # 4 KiB reads sent together over one connection (hdd-nbdread burst,
 # libnbd) find the filter at queue-depth=32 with more than 16 of them

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-check-debug.sh OUTDIR VMRUN [ARGS...] - make guest-check-debug's host side:
 # run the guest (VMRUN ARGS..., a vm/runner/run command whose guest command
 # is wrapped in /tests/guest-kmsg.sh), show its output as it comes but for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-check.sh - O_HOT/O_COLD test suite, runs INSIDE the guest (busybox sh)
 #
 #   KERNEL_FLAVOUR=patched|stock /tests/guest-check.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-kmsg.sh CMD [ARGS...] - runs INSIDE the guest (busybox sh): CMD with
 # the whole kernel log captured, for make guest-check-debug.
 #

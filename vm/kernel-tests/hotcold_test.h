@@ -31,15 +31,15 @@
 #include <linux/fs.h>
 #include <linux/fiemap.h>
 
-#include "../../ioengines/hotcold-flags.h"
-#include "../../ioengines/hotcold-map.h"
-#include "../../ioengines/hotcold-fiemap.h"
+#include "hotcold-flags.h"
+#include "hotcold-map.h"
+#include "hotcold-fiemap.h"
 
 #define HC_UNUSED __attribute__((unused))
 #define HC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 /* TAP output: tap_init, tap_ok, tap_skip, tap_bail, diag, tap_exit */
-#include "../lib/tap.h"
+#include "tap.h"
 
 /* run argv (a program of the guest's root), 0 if it exits 0 */
 static HC_UNUSED int hc_run(char *const argv[])

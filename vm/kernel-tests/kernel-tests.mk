@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # vm/kernel-tests/kernel-tests.mk - the kernel's in-guest O_HOT/O_COLD test
 # suite (included by the top Makefile)
 #
@@ -8,7 +9,7 @@
 #                              vm/runner/run --initrd-extra $(BUILD)/guest-tests/root
 #                              and then, in the guest:
 #                              KERNEL_FLAVOUR=patched|stock /tests/guest-check.sh
-#                              (bench/tools.mk adds the create()+unlink()
+#                              (bench/tools/tools.mk adds the create()+unlink()
 #                              benchmark: /tests/guest-bench.sh)
 #   make guest-helpers-check   host unit tests of the test helpers (superblock
 #                              parser vs dumpe2fs, FIEMAP walk vs filefrag);
@@ -35,11 +36,12 @@ GUEST_CC      ?= gcc
 GUEST_CFLAGS  ?= -static -O2 -Wall -Wextra
 GUEST_OA2_SRC  = $(KSRC_PATCHED)/tools/testing/selftests/openat2
 GUEST_EXT4ST_SRC = $(KSRC_PATCHED)/tools/testing/selftests/filesystems/ext4
-# the tests' helpers (and the project's TAP header) and the engine's headers
-# they include
-GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(TOP)/vm/lib/tap.h \
-		 $(addprefix $(TOP)/ioengines/,hotcold-flags.h hotcold-map.h \
-		   hotcold-fiemap.h)
+# the tests' helpers and the project's shared headers they include (the TAP
+# helper, the flags, the mapping and FIEMAP helpers), all by one path:
+# -I$(TOP)/vm/lib
+GUEST_INC     := -I$(TOP)/vm/lib
+GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(addprefix $(TOP)/vm/lib/,tap.h \
+		   hotcold-flags.h hotcold-map.h hotcold-fiemap.h)
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
 		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count \
@@ -58,7 +60,7 @@ $(GUEST_BIN) $(GUEST_HOSTBIN):
 	mkdir -p $@
 
 $(GUEST_BIN)/%: $(GUEST_SRC)/%.c $(GUEST_HDRS) | $(GUEST_BIN)
-	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+	nice $(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -o $@ $<
 
 $(GUEST_BIN)/%.sh: $(GUEST_SRC)/%.sh | $(GUEST_BIN)
 	install -m 0755 $< $@
@@ -98,10 +100,10 @@ $(GUEST_BIN)/ext4-selftests/hotcold_test: $(BUILD)/.stamp-src-patched | $(GUEST_
 		-o $@ $(GUEST_EXT4ST_SRC)/hotcold_test.c
 
 $(GUEST_HOSTBIN)/hc_unit: $(GUEST_SRC)/hc_unit.c $(GUEST_HDRS) | $(GUEST_HOSTBIN)
-	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+	nice $(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -o $@ $<
 
 $(GUEST_HOSTBIN)/hc_sbdump: $(GUEST_SRC)/hc_sbdump.c $(GUEST_HDRS) | $(GUEST_HOSTBIN)
-	nice $(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+	nice $(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -o $@ $<
 
 guest-helpers-check: $(GUEST_HOSTBIN)/hc_unit $(GUEST_HOSTBIN)/hc_sbdump
 	timeout 600 sh $(GUEST_SRC)/test-helpers.sh $(GUEST_HOSTBIN) $(GUEST_OUT)/unit-work

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # splat-scan.sh [--require TEXT]... [--prefix P] KLOG - scan a guest's kernel
 # log for splats (on the host; make guest-check-debug, and its unit test
 # vm/kernel-tests/test-splat-scan.sh).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Host unit tests of the guest test helpers (no mounting, no root needed):
 #  - hc_unit: synthetic superblocks
 #  - hc_sbdump vs dumpe2fs on images made with mke2fs -F on plain files

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Host unit test of splat-scan.sh, the check behind make guest-check-debug:
 # a clean kernel log passes; the same log with a KASAN report, a lockdep
 # report, a sleep in atomic context, a WARNING, a list corruption or a bare

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Build the guest's base initramfs: busybox-static, e2fsprogs with their shared
 # libraries, and the init that runs one command and reports its exit status.
 # Usage: vm/runner/mkinitramfs.sh OUTPUT.cpio

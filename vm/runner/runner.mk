@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The guest runner: the initramfs, a shell in a guest, and vm/runner/run's
 # own tests (included by the top Makefile).
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Tests of vm/runner/run itself, on a given kernel.  TAP-style output.
 kernel=${1:?usage: test-run.sh BZIMAGE}
 run="$(dirname "$0")/run"
