@@ -21,7 +21,11 @@ set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 here=$(cd "$(dirname "$0")" && pwd)
 FLAVOUR=${FLAVOUR:-unknown} HINT=${HINT:-none}
-MOUNT_OPTIONS=${MOUNT_OPTIONS:-}
+# fstests reads MOUNT_OPTIONS from the environment too, and a set one
+# stands in for its own "-o acl,user_xattr $EXT_MOUNT_OPTIONS": keep ours
+# under another name and take it out of the environment check inherits
+mntopts=${MOUNT_OPTIONS:-}
+unset MOUNT_OPTIONS
 TEST_DEV=${TEST_DEV:-/dev/vda} SCRATCH_DEV=${SCRATCH_DEV:-/dev/vdb}
 fst=/var/lib/xfstests
 die() { echo "guest-fstests: $*"; exit 2; }
@@ -34,7 +38,7 @@ keep() { # NAME FILE: FILE for the host, as /out/NAME (a missing FILE: none)
 [ -d /out ] && [ -w /out ] || die "no writable /out: boot with vm/runner/run --out DIR"
 for d in "$TEST_DEV" "$SCRATCH_DEV"; do [ -b "$d" ] || die "no block device $d"; done
 case $HINT in none|hot|cold) ;; *) die "HINT='$HINT': use none, hot or cold" ;; esac
-case $MOUNT_OPTIONS in *[!a-z0-9_=,.-]*) die "MOUNT_OPTIONS='$MOUNT_OPTIONS': only options like region_reserve=1" ;; esac
+case $mntopts in *[!a-z0-9_=,.-]*) die "MOUNT_OPTIONS='$mntopts': only options like region_reserve=1" ;; esac
 preload=""
 if [ "$HINT" != none ]; then
 	[ -r "$here/hotcold-preload.so" ] || die "HINT=$HINT but no $here/hotcold-preload.so"
@@ -46,7 +50,7 @@ fi
 hostname fstests 2>/dev/null
 {
 	echo "kernel $(uname -r) flavour $FLAVOUR hint $HINT"
-	echo "mount_options ${MOUNT_OPTIONS:-(defaults)}"
+	echo "mount_options ${mntopts:-(defaults)}"
 	for d in "$TEST_DEV" "$SCRATCH_DEV"; do
 		b=$(basename "$d")
 		echo "$d size $(($(cat /sys/block/$b/size) / 2048)) MiB rotational $(cat /sys/block/$b/queue/rotational)"
@@ -67,7 +71,7 @@ export TEST_DIR=/mnt/test
 export SCRATCH_DEV=$SCRATCH_DEV
 export SCRATCH_MNT=/mnt/scratch
 EOF
-[ -n "$MOUNT_OPTIONS" ] && echo "export EXT_MOUNT_OPTIONS=\"-o $MOUNT_OPTIONS\"" >>$fst/local.config
+[ -n "$mntopts" ] && echo "export EXT_MOUNT_OPTIONS=\"-o $mntopts\"" >>$fst/local.config
 # the kernel's .config, when the host shipped it (run.sh): tests that ask
 # for a config option (_has_kernel_config) read it there
 [ -r "$here/kconfig-$FLAVOUR" ] && echo "export KCONFIG_PATH=$here/kconfig-$FLAVOUR" >>$fst/local.config
@@ -77,11 +81,11 @@ export DM_DISABLE_UDEV=1
 mkdir -p /mnt/test /mnt/scratch
 # TEST_DEV mounted once as fstests will mount it: the kernel takes the
 # options, and /proc/mounts shows which are in effect
-if mount -t ext4 -o "acl,user_xattr${MOUNT_OPTIONS:+,$MOUNT_OPTIONS}" "$TEST_DEV" /mnt/test; then
+if mount -t ext4 -o "acl,user_xattr${mntopts:+,$mntopts}" "$TEST_DEV" /mnt/test; then
 	echo "test_mount $(grep "^$TEST_DEV " /proc/mounts | head -n 1)" >>/tmp/env.txt
 	umount /mnt/test
 else
-	die "mount -o acl,user_xattr${MOUNT_OPTIONS:+,$MOUNT_OPTIONS} $TEST_DEV failed: the kernel refuses the options"
+	die "mount -o acl,user_xattr${mntopts:+,$mntopts} $TEST_DEV failed: the kernel refuses the options"
 fi
 
 # Every hinted create is one ext4_hotcold_alloc event (patched kernel only):
