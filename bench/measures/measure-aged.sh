@@ -271,7 +271,7 @@ aged_page() {
 		echo
 	fi
 	for s in $scen; do
-		echo "### $(lbl "$s") full ($s)"
+		echo "### $(lbl "$s" | sed "s/%/% full/") ($s)"
 		echo
 		echo "- mount options while ageing and measuring: $(st "$s" mount_opts) (region_reserve $(st "$s" region_reserve))"
 		echo "- image: seed $(st "$s" seed), target $(st "$s" target_pct)%, reached $(st "$s" fullness_pct)% of blocks (df: $(st "$s" df_used_pct)%);" \

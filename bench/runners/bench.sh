@@ -13,7 +13,9 @@
 # Variables: QUICK=1 (a few minutes: small disk, few scenarios, no
 #   create+unlink, no arrays; the page goes to build/bench-quick/ unless
 #   RESULTS says otherwise), FULL=1 (the 64 GiB disk, every scenario, the
-#   arrays' page: hours), BENCH_COMMAND (the command the page names), and
+#   arrays' page: hours), BENCH_CCACHE=warm|cold (plan the kernels as
+#   ccache hits or as cold builds; by default ccache's own count says),
+#   BENCH_COMMAND (the command the page names), and
 #   everything bench/runners/run.sh reads (RESULTS, SCENARIO, RUNS, BENCH_DISK, ...).
 #   MAKE, BUILD as make sets them.
 set -u
@@ -23,16 +25,31 @@ build=${BUILD:-$top/build}
 QUICK=${QUICK:-0} FULL=${FULL:-0}
 case $QUICK$FULL in 00|10|01) ;; 11) die "QUICK=1 and FULL=1: choose one" ;; *) die "QUICK='$QUICK' FULL='$FULL': use 0 or 1" ;; esac
 export QUICK FULL
+case ${BENCH_CCACHE:-} in ""|warm|cold) ;; *) die "BENCH_CCACHE='$BENCH_CCACHE': use warm or cold (or leave it unset)" ;; esac
 if [ "$QUICK" = 1 ]; then out=$build/bench-quick; else out=$build/bench; fi
 mk=${MAKE:-make}
 
 # the steps before bench/runners/run.sh: "KEY KIND MAKE-TARGETS..."
 # (KIND-warm when what the step makes is there already: make only checks it)
 warm() { [ -e "$build/$1" ] && echo -warm; }
+# a kernel not built yet: -ccache when ccache holds an earlier build (a clean
+# clone on a host that built the kernels before compiles almost nothing),
+# nothing when it is cold (a fresh machine).  BENCH_CCACHE=warm|cold says
+# which instead of asking ccache (a kernel leaves about 3000 files there).
+kwarm() {
+	local w n
+	w=$(warm "$1") && { echo "$w"; return; }
+	case ${BENCH_CCACHE:-} in
+	warm) echo -ccache ;;
+	cold) ;;
+	"") n=$(ccache --print-stats 2>/dev/null | awk '$1 == "files_in_cache" { print $2 }')
+		[ "${n:-0}" -lt 2000 ] || echo -ccache ;;
+	esac
+}
 steps() {
 	echo "deps deps$(warm .stamp-deps) deps"
-	echo "kernel-patched kernel$(warm kbuild-patched/arch/x86/boot/bzImage) kernel-patched"
-	echo "kernel-stock kernel$(warm kbuild-stock/arch/x86/boot/bzImage) kernel-stock"
+	echo "kernel-patched kernel$(kwarm kbuild-patched/arch/x86/boot/bzImage) kernel-patched"
+	echo "kernel-stock kernel$(kwarm kbuild-stock/arch/x86/boot/bzImage) kernel-stock"
 	echo "tools tools$(warm bench-tools/hc-age) guest-tests engine-guest-root hdd bench-tools vm-initramfs"
 	[ "$QUICK" = 1 ] || echo "create-unlink create-unlink kernel-bench-data"
 	# issue 26's comparison, its page results/alternatives/ (linked from
