@@ -224,7 +224,7 @@ arrays_page() {
 	# O_HOT / O_COLD on arrays: md RAID0 and dm-linear over modelled disks
 
 	Written by \`bench/runners/arrays.sh\` (\`make arrays-bench\`) from the run of
-	$(arr_env run_date); every measured number here comes from that run's files next
+	$(arr_env run_date) at commit $(arr_env commit | grep . || echo "unknown (a run older than the commit line of arrays-env.txt)"); every measured number here comes from that run's files next
 	to this page: [arrays-runs.csv](arrays-runs.csv) (every run, every member,
 	from the members' disk-model traces), [arrays-placement.csv](arrays-placement.csv),
 	[arrays-perf.csv](arrays-perf.csv), [arrays-env.txt](arrays-env.txt).  The run

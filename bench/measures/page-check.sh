@@ -3,7 +3,8 @@
 # The checks every results page must pass (bench/runners/run.sh runs them on the
 # page it wrote; bench/tests/test-pages.sh on the fixture's page, and on broken
 # copies that each must fail):
-#   - the page names the commit it was written at ("commit <hash>");
+#   - the page names the commit it was written at ("commit <hash>", the
+#     hash plain or in backticks, on the same line or the next);
 #   - it holds no absolute path of the machine that wrote it (the
 #     repository's folder, /tmp/, /work/, /home/, /root/, /var/, /opt/,
 #     /srv/; the guest's /mnt, /sys, /dev, /tests are not the host's);
@@ -28,7 +29,7 @@ res() { # ok? description
 for p in "$@"; do
 	[ -r "$p" ] || { res 1 "$p: no such page"; continue; }
 	d=$(dirname "$p") name=${p#"$top"/}
-	grep -qE 'commit [0-9a-f]{7,40}' "$p"; res $? "$name names its commit"
+	tr '\n' ' ' <"$p" | grep -qE 'commit +`?[0-9a-f]{7,40}'; res $? "$name names its commit"
 	abs=$(grep -nE "(^|[^A-Za-z0-9_.~-])/(tmp|work|home|root|var|opt|srv)/|$top" "$p" | head -n 3)
 	[ -z "$abs" ]; res $? "$name holds no absolute path of the host${abs:+: $(echo "$abs" | tr '\n' ' ' | cut -c1-200)}"
 	dead=$(grep -oE '\]\([^)]+\)' "$p" | sed 's/^](//; s/)$//' | grep -vE '^(https?:|mailto:|#)' | sort -u |

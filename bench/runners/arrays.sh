@@ -51,6 +51,8 @@ bin=$build/arrays/root/tests/arrays
 trace_tool=$build/arrays/hc-arraytrace
 
 . "$top/bench/measures/lib.sh" && lib_init ARRAYS bench/runners/arrays.sh
+# the code the run measures, recorded when it starts (as bench/runners/run.sh does)
+commit="$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -vE ' (RESULTS\.md|plots/(figures|data)/.*|results/.*)$' | grep -q . && echo ' (with uncommitted changes)')"
 . "$top/vm/lib/guest-run.sh"
 
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a number of runs, 1 or more" ;; esac
@@ -98,6 +100,7 @@ done
 stage "runs done; summaries, figures, page"
 
 { echo "run_date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit=$commit"
   echo "kernel=$(basename "$BZIMAGE_PATCHED") (the patched series)"
   echo "kernel_version=$(file -b "$BZIMAGE_PATCHED" | sed -n 's/.*version \([^ ]*\) .*/\1/p')"
   echo "accel=$(sed -n 's/^accel=//p' "$raw"/*/run1/vm.env 2>/dev/null | sort -u | tr '\n' ' ')"

@@ -183,6 +183,14 @@ pc "with the repository's folder in it" "0,/^## Environment/s|^## Environment|$t
 pc "with a dead link" '0,/^## Environment/s|^## Environment|[gone](plots/figures/nothing.png)\n&|'
 pc "without its commit" '/commit [0-9a-f]\{7,\}/d; s/commit fixture/commit of the fixture/'
 pc "without the conclusion" '/^\*\*Conclusion\*\*/d'
+# the commit in backticks at the start of the next line (as results/alternatives
+# writes it) is named too: only the "names its commit" check is looked at
+rm -rf "$tmp/pc" && cp -a "$tmp/page" "$tmp/pc" &&
+	sed -i '/commit [0-9a-f]\{7,\}/d; s/commit fixture/commit of the fixture/; 1a\
+Written at commit\
+`abc1234`; the command' "$tmp/pc/RESULTS.md"
+t "page-check.sh: a commit in backticks on the next line is named" sh -c \
+	"'$top/bench/measures/page-check.sh' '$tmp/pc/RESULTS.md' | grep -q '^ok [0-9]* - .*names its commit'"
 pc "without the H/N table" '/^| fullness | reserve | kernel | H\/N/d'
 pc "whose answer is not first" '0,/^## The answer/s/^## The answer/## Environment first\n\n&/'
 pc "whose summary.json lacks run_id" 's/"run_id"/"id"/' plots/data/summary.json
