@@ -182,6 +182,15 @@ cu_summary() {
 				printf "%s,%s,%s,%s,%s,%d,%s,%s\n", x, put(P, np), put(S, ns), put(R, nr), put(V, nv), nr, fl[x], rd[x] } }'
 }
 
+# code_commit: the repository's short HEAD, with " (with uncommitted changes)"
+# when a tracked file differs; the pages and figures a run writes (RESULTS.md,
+# plots/, results/) are not changes to the code that ran
+code_commit() {
+	local top
+	top=$(cd "$bench_lib_dir/../.." && pwd)
+	echo "$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -vE ' (RESULTS\.md|plots/(figures|data)/.*|results/.*)$' | grep -q . && echo ' (with uncommitted changes)')"
+}
+
 # ---- progress: the plan (bench/runners/plan) and the time left.  BENCH_PROGRESS
 # is a log of lines appended (so that steps run at once may write it):
 # "start EPOCH", "plan KEY SECONDS", "begin KEY EPOCH", "end KEY SECONDS".

@@ -53,7 +53,7 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 	echo "Written by \`make bench\` from the files of the run started $(env_of date) in"
 	echo "\`$rel/\` (one run); nothing here is typed by hand. Figures: PNG in"
 	echo "\`plots/figures/\` (from this run), SVG in \`$rel/figures/\`."
-	echo "This page: written $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/measures/results.sh\` at commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -vE ' (RESULTS\.md|plots/(figures|data)/.*|results/.*)$' | grep -q . && echo ' (with uncommitted changes)')."
+	echo "This page: written $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/measures/results.sh\` at commit $(code_commit)."
 	# the command that makes it again and what it costs (bench/runners/plan, OUT/steps.csv)
 	pm="" tm=""
 	if [ -s "$out/steps.csv" ]; then

@@ -52,7 +52,7 @@ trace_tool=$build/arrays/hc-arraytrace
 
 . "$top/bench/measures/lib.sh" && lib_init ARRAYS bench/runners/arrays.sh
 # the code the run measures, recorded when it starts (as bench/runners/run.sh does)
-commit="$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -vE ' (RESULTS\.md|plots/(figures|data)/.*|results/.*)$' | grep -q . && echo ' (with uncommitted changes)')"
+commit=$(code_commit)
 . "$top/vm/lib/guest-run.sh"
 
 case $RUNS in ''|*[!0-9]*|0) die "RUNS='$RUNS': give a number of runs, 1 or more" ;; esac

@@ -218,7 +218,7 @@ cp "$top/bench/guest/guest-scenario.sh" "$top/bench/guest/guest-promote.sh" \
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	# the pages and figures runs write (make bench's earlier steps write
 	# results/alternatives/) are not changes to the code that ran
-	echo "commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" status --porcelain -uno 2>/dev/null | grep -vE ' (RESULTS\.md|plots/(figures|data)/.*|results/.*)$' | grep -q . && echo ' (with uncommitted changes)')"
+	echo "commit=$(code_commit)"
 	echo "host=$(uname -m), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
 	echo "disk=$DISK_SIZE"
 	echo "bzimage_patched=${BZIMAGE_PATCHED#"$top"/}"

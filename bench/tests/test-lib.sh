@@ -103,6 +103,7 @@ check "progress_end: a step that shared the clock with another counts half" grep
 is "progress_table: the steps, planned and taken minutes" "$(progress_table | head -n 2 | tr '\n' ' ')" "step,expected_min,actual_min a,1.0,2.0 "
 is "plan_cost: bench/runners/plan's minutes in seconds" "$(plan_cost kernel)" "$(awk '$1 == "kernel" { printf "%.0f", $2 * 60 }' "$top/bench/runners/plan")"
 # the per-GiB kind: its minutes in bench/runners/plan times the GiB, in seconds
+check "code_commit: the short HEAD of this repository ($(code_commit))" sh -c "echo '$(code_commit)' | grep -qE '^[0-9a-f]{7,}( \(with uncommitted changes\))?$'"
 is "plan_cost: per GiB" "$(plan_cost age 4)" "$(awk '$1 == "age" { printf "%.0f", $2 * 4 * 60 }' "$top/bench/runners/plan")"
 plan_cost nosuch >/dev/null 2>"$tmp/plan.err"
 rc=$?
