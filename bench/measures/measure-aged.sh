@@ -15,11 +15,14 @@
 #                      log; a set is the files named SET.K by hc-age):
 #                      scenario,set,hint,files,extents_per_file,frac_first,
 #                      frac_middle,frac_last,span_gib,pos_mean
-#   aged-thirds.csv    fill, then SET_first and SET_last for H C N H2 N2: a
-#                      row per fullness of the patched kernel, reserve off
-#                      (the figure aged-placement)
+#   aged-thirds.csv    fill, then SET_first and SET_last for H C N H2 N2
+#                      with the reserve off, then the same with the reserve
+#                      on (SET_first_on ...): a row per fullness of the
+#                      patched kernel, NaN where the run has no such
+#                      scenario (the figure aged-placement)
 #   aged-seq.csv       fill, then HS CS NS sequential MB/s on the disk's
-#                      clock (median, min, max) and fio's (the figure aged-seq)
+#                      clock (median, min, max) and fio's, reserve off, then
+#                      the same with _on, reserve on (the figure aged-seq)
 #   aged-ratios-runs.csv  scenario,kernel,fill,reserve,run,seed,reads,H_ms,
 #                      C_ms,N_ms,pair_hc_ms,pair_nn_ms,hn,cn,pair: per run
 #                      (= ageing seed), the random-read service p50 of each
@@ -82,27 +85,42 @@ aged_summarise() {
 		sort -t, -k1,1 -k2,2 "$sum/aged-sets.tmp"; } >"$sum/aged-sets.csv"
 	rm -f "$sum"/aged-*.tmp
 
-	# the figures' rows: the patched kernel's scenarios without the reserve, by fill
-	# (the others stand beside them in the page's tables)
+	# the figures' rows: the patched kernel's scenarios by fill, a row per
+	# fill with the reserve-off columns first and the same columns for the
+	# reserve on after them (NaN where the run has no such scenario; the
+	# stock kernel's scenarios stand beside them in the page's tables)
 	fills=$(for n in $(scen "$out" aged); do
-		[ "$(scen_col "$out" "$n" kernel)" = patched ] && f=$(scen_col "$out" "$n" fill) && [ "${f#*+}" = "$f" ] && printf '%s=%s ' "$n" "$f"; done)
+		[ "$(scen_col "$out" "$n" kernel)" = patched ] && printf '%s=%s ' "$n" "$(scen_col "$out" "$n" fill)"; done)
 	awk -F, -v fills="$fills" -v need="scenario set frac_first frac_last" "$CSV_AWK"'
 		BEGIN { nf = split(fills, F, " "); for (i = 1; i <= nf; i++) { split(F[i], kv, "="); fill[kv[1]] = kv[2] } }
-		$C["scenario"] in fill { f = fill[$C["scenario"]]; v[f "," $C["set"] ",first"] = $C["frac_first"]; v[f "," $C["set"] ",last"] = $C["frac_last"]; fs[f] = 1 }
+		$C["scenario"] in fill { f = fill[$C["scenario"]]; r = (f ~ /[+]reserve$/) ? "on" : "off"; sub(/[+].*/, "", f)
+			v[f "," r "," $C["set"] ",first"] = $C["frac_first"]; v[f "," r "," $C["set"] ",last"] = $C["frac_last"]; fs[f] = 1 }
 		END { if (csv_bad) exit 2
-			printf "fill"; split("H C N H2 N2", S, " ")
-			for (i = 1; i <= 5; i++) printf ",%s_first,%s_last", S[i], S[i]; print ""
-			for (f in fs) { printf "%s", f; for (i = 1; i <= 5; i++) printf ",%s,%s", v[f "," S[i] ",first"], v[f "," S[i] ",last"]; print "" } }' \
+			printf "fill"; split("H C N H2 N2", S, " "); split("off on", R, " ")
+			for (j = 1; j <= 2; j++) for (i = 1; i <= 5; i++) printf ",%s_first%s,%s_last%s", S[i], (j == 2 ? "_on" : ""), S[i], (j == 2 ? "_on" : ""); print ""
+			for (f in fs) { printf "%s", f
+				for (j = 1; j <= 2; j++) for (i = 1; i <= 5; i++) for (t = 1; t <= 2; t++) {
+					k = f "," R[j] "," S[i] "," (t == 1 ? "first" : "last"); printf ",%s", (k in v && v[k] != "") ? v[k] : "NaN" }
+				print "" } }' \
 		"$sum/aged-sets.csv" | { read -r h; echo "$h"; sort -n; } >"$sum/aged-thirds.csv" || rc=1
 	awk -F, -v fills="$fills" -v need="scenario job" "$CSV_AWK"'
 		BEGIN { nf = split(fills, F, " "); for (i = 1; i <= nf; i++) { split(F[i], kv, "="); fill[kv[1]] = kv[2] } }
 		!($C["scenario"] in fill) || $C["job"] !~ /^[HCN]S-read$/ { next }
-		{ f = fill[$C["scenario"]]; j = substr($C["job"], 1, 2); fs[f] = 1 }
-		FILENAME ~ /disk.csv$/ && $C["metric"] == "disk_mb_s" { d[f "," j] = $C["value_median"] "," $C["value_min"] "," $C["value_max"] }
-		FILENAME ~ /seq.csv$/ { q[f "," j] = $C["mb_s_median"] }
+		{ f = fill[$C["scenario"]]; r = (f ~ /[+]reserve$/) ? "on" : "off"; sub(/[+].*/, "", f); j = substr($C["job"], 1, 2); fs[f] = 1 }
+		FILENAME ~ /disk.csv$/ && $C["metric"] == "disk_mb_s" { d[f "," r "," j] = $C["value_median"] "," $C["value_min"] "," $C["value_max"] }
+		FILENAME ~ /seq.csv$/ { q[f "," r "," j] = $C["mb_s_median"] }
 		END { if (csv_bad) exit 2
-			print "fill,HS_disk,HS_min,HS_max,CS_disk,CS_min,CS_max,NS_disk,NS_min,NS_max,HS_fio,CS_fio,NS_fio"
-			for (f in fs) printf "%s,%s,%s,%s,%s,%s,%s\n", f, d[f ",HS"], d[f ",CS"], d[f ",NS"], q[f ",HS"], q[f ",CS"], q[f ",NS"] }' \
+			split("HS CS NS", S, " "); split("off on", R, " ")
+			printf "fill"
+			for (k = 1; k <= 2; k++) { x = (k == 2 ? "_on" : "")
+				for (i = 1; i <= 3; i++) printf ",%s_disk%s,%s_min%s,%s_max%s", S[i], x, S[i], x, S[i], x
+				for (i = 1; i <= 3; i++) printf ",%s_fio%s", S[i], x }
+			print ""
+			for (f in fs) { printf "%s", f
+				for (k = 1; k <= 2; k++) {
+					for (i = 1; i <= 3; i++) { key = f "," R[k] "," S[i]; printf ",%s", (key in d) ? d[key] : "NaN,NaN,NaN" }
+					for (i = 1; i <= 3; i++) { key = f "," R[k] "," S[i]; printf ",%s", (key in q && q[key] != "") ? q[key] : "NaN" } }
+				print "" } }' \
 		"$sum/disk.csv" "$sum/seq.csv" | { read -r h; echo "$h"; sort -n; } >"$sum/aged-seq.csv" || rc=1
 
 	# per aged scenario and run (= ageing seed): the random-read service p50
@@ -308,7 +326,7 @@ aged_page() {
 		echo
 		[ ! -f "$figdir/service-cdf-$s.png" ] || { fig "service-cdf-$s" "service-time CDF per set"; echo; }
 	done
-	fig aged-placement "placement per third vs fullness"
-	fig aged-seq "sequential MB/s vs fullness, with the model's outer and inner rates"
+	fig aged-placement "placement per third vs fullness, reserve off and on (seed 1)"
+	fig aged-seq "sequential MB/s vs fullness, reserve off and on, with the model's outer and inner rates"
 	)
 }
