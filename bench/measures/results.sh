@@ -59,12 +59,13 @@ missing=$(for m in $MEASURES; do measure_missing "$out" "$m"; done)
 	if [ -s "$out/steps.csv" ]; then
 		pm=$(tab "$out/steps.csv" expected_min '{ t += $C["expected_min"]; n++ } END { if (n) printf "%.0f", t }')
 		tm=$(tab "$out/steps.csv" actual_min '$C["actual_min"] != "" { t += $C["actual_min"]; n++ } END { if (n) printf "%.0f", t }')
-		# the same plan on a fresh machine: its two kernels are cold builds
+		# the same plan on a fresh machine: it installs the packages and
+		# builds its two kernels cold
 		pc=$(tab "$out/steps.csv" "step expected_min" \
-			'$C["step"] ~ /^kernel-(patched|stock)$/ { t += kc / 60; k++; next } { t += $C["expected_min"] } END { if (k) printf "%.0f", t }' \
-			-v kc="$(plan_cost kernel)")
+			'$C["step"] ~ /^kernel-(patched|stock)$/ { t += kc / 60; k++; next } $C["step"] == "deps" { t += dc / 60; next } { t += $C["expected_min"] } END { if (k) printf "%.0f", t }' \
+			-v kc="$(plan_cost kernel)" -v dc="$(plan_cost deps)")
 	fi
-	echo "Reproduce: \`${RESULTS_COMMAND:-$(env_of command)}\` at commit $(env_of commit) on a clean tree; expected wall time ${pm:-?} minutes on a 2-core host under TCG (bench/runners/plan, \`make bench-plan\`)$([ -n "${pc:-}" ] && [ "$pc" != "$pm" ] && echo ", about $pc on a fresh machine, whose ccache is cold (the two kernels are then cold builds)")$([ -n "$tm" ] && echo "; this run's steps took $tm minutes (table at the end)")."
+	echo "Reproduce: \`${RESULTS_COMMAND:-$(env_of command)}\` at commit $(env_of commit) on a clean tree; expected wall time ${pm:-?} minutes on a 2-core host under TCG (bench/runners/plan, \`make bench-plan\`)$([ -n "${pc:-}" ] && [ "$pc" != "$pm" ] && echo ", about $pc on a fresh machine, which installs the packages and whose ccache is cold (the two kernels are then cold builds)")$([ -n "$tm" ] && echo "; this run's steps took $tm minutes (table at the end)")."
 	if [ "$(env_of partial)" = 1 ]; then
 		echo
 		echo "**This run is PARTIAL: some scenarios failed** (see \`$rel/status\`):"

@@ -46,8 +46,14 @@ kwarm() {
 		[ "${n:-0}" -lt 2000 ] || echo -ccache ;;
 	esac
 }
+# the packages: -warm when make has checked them before, -installed when
+# every one is there already (a host that ran make in another clone)
+dwarm() {
+	warm .stamp-deps && return
+	"$top/vm/lib/install-deps.sh" --check >/dev/null 2>&1 && echo -installed
+}
 steps() {
-	echo "deps deps$(warm .stamp-deps) deps"
+	echo "deps deps$(dwarm) deps"
 	echo "kernel-patched kernel$(kwarm kbuild-patched/arch/x86/boot/bzImage) kernel-patched"
 	echo "kernel-stock kernel$(kwarm kbuild-stock/arch/x86/boot/bzImage) kernel-stock"
 	echo "tools tools$(warm bench-tools/hc-age) guest-tests engine-guest-root hdd bench-tools vm-initramfs"

@@ -8,6 +8,11 @@
 #        vm/lib/install-deps.sh --check-tarball FILE
 #            FILE is the pinned upload's linux-source-6.1.tar.xz, or exit 1
 #            saying what to do (make checks the tarball before extracting it)
+#        vm/lib/install-deps.sh --check [group...]
+#            installs nothing: exit 0 when every package of the groups is
+#            installed (the kernel source at its pinned upload, deb-src on
+#            for fio), 1 when something would be installed (make bench plans
+#            its deps step with it)
 # LINUX_SOURCE_TARBALL=FILE: take the kernel source from FILE (a copy of the
 # pinned upload's tarball, checked by its sha256) instead of the package.
 set -eu
@@ -115,7 +120,11 @@ MSG
 	return 1
 }
 
+check=no
 case "${1:-}" in
+--check)
+	check=yes
+	shift ;;
 --check-kernel-source)
 	if [ -n "${LINUX_SOURCE_TARBALL:-}" ]; then
 		tarball_check "$LINUX_SOURCE_TARBALL"
@@ -128,7 +137,7 @@ case "${1:-}" in
 	tarball_check "$2"
 	exit ;;
 -*)
-	echo "install-deps: unknown option $1 (--check-kernel-source, --check-tarball FILE)" >&2
+	echo "install-deps: unknown option $1 (--check, --check-kernel-source, --check-tarball FILE)" >&2
 	exit 2 ;;
 esac
 
@@ -180,6 +189,7 @@ case " $groups " in *" kernel "*)
 esac
 
 [ -z "$missing" ] && [ "$need_src" = no ] && exit 0
+[ $check = no ] || exit 1
 
 # INSTALL_DEPS_DRY_RUN=1: change nothing; say what would be installed (the
 # tests of the kernel source's pin use it with KSRC_INSTALLED/KSRC_OFFERED).

@@ -80,6 +80,16 @@ run badgroup "$deps" nosuch
 is "an unknown group: exit 2" "$(rc badgroup)" 2
 check "  ... naming it" says badgroup "unknown group 'nosuch'"
 
+# --check: exit 0 only when nothing would be installed (make bench plans
+# its deps step with it), never installing anything
+run chkpin KSRC_INSTALLED="$pin" KSRC_OFFERED="$pin" "$deps" --check kernel
+is "--check, every package there at its pinned upload: exit 0" "$(rc chkpin)" 0
+run chkold KSRC_INSTALLED=6.1.170-3 KSRC_OFFERED="6.1.170-3 $pin" "$deps" --check kernel
+is "--check, another upload of the kernel source installed: exit 1" "$(rc chkold)" 1
+check "  ... and nothing would be installed" sh -c "! grep -q 'would install' '$tmp/chkold.err'"
+run chkbad "$deps" --check nosuch
+is "--check with an unknown group: exit 2" "$(rc chkbad)" 2
+
 # This machine: make check-host installs the pinned upload first
 # (build/.stamp-deps), so its tarball must pass the check make runs.
 run real "$deps" --check-kernel-source
