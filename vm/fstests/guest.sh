@@ -47,6 +47,14 @@ if [ "$HINT" != none ]; then
 	LD_PRELOAD=$preload HOTCOLD=$HINT true || die "the preload library does not load in the guest"
 fi
 
+# /dev/fd and the std links: the runner's /dev is a bare devtmpfs (no udev),
+# and bash's process substitution, which fstests uses (common/verity's
+# _fsv_scratch_corrupt_bytes: "< <(...)"), opens /dev/fd/N
+for l in fd:/proc/self/fd stdin:/proc/self/fd/0 stdout:/proc/self/fd/1 stderr:/proc/self/fd/2; do
+	[ -e "/dev/${l%%:*}" ] || ln -s "${l#*:}" "/dev/${l%%:*}" || die "cannot link /dev/${l%%:*}"
+done
+[ "$(cat <(echo ok) 2>/dev/null)" = ok ] || die "bash process substitution does not work (/dev/fd)"
+
 hostname fstests 2>/dev/null
 {
 	echo "kernel $(uname -r) flavour $FLAVOUR hint $HINT"
