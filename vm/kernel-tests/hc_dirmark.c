@@ -19,8 +19,10 @@
  *                  cold, its creates in root's hot dir carry no hint
  *                  (hint_dropped_noperm, as its own O_HOT is).
  *   MODE persist : after a remount: the marks are still there and still
- *                  inherited; removing a mark; queue/rotational 0 drops an
- *                  inherited hint (hint_dropped_nonrot).
+ *                  inherited; removing a mark; a regular file's record
+ *                  cannot be removed (ENOTDIR; ENODATA if it has none);
+ *                  queue/rotational 0 drops an inherited hint
+ *                  (hint_dropped_nonrot).
  *   MODE escape  : (mount with region_reserve=1, so that an unhinted file
  *                  stays out of the hot region) uid 65534 in root's
  *                  world-writable hot dir: its subdirectory is not marked,
@@ -486,6 +488,7 @@ static void mode_persist(const char *mnt)
 	char mid[512], hot[600], cold[600], sub[700], udir[600], p[800];
 	char rot[128];
 	long long h0, i0, r0;
+	int r;
 
 	if (find_mid(mnt, mid, sizeof(mid)))
 		tap_bail("%s/dirmark.path: run MODE mark first", mnt);
@@ -521,6 +524,17 @@ static void mode_persist(const char *mnt)
 	tap_ok(!create(p, 0) && counter("hint_honoured") == h0 &&
 	       counter("hint_inherited") == i0,
 	       "a create in the unmarked dir carries no hint");
+
+	/* a regular file's record is the hint it was placed by: kept */
+	r = err_is(removexattr(p, XNAME), ENODATA);
+	tap_ok(r, "removing %s from an unhinted file: ENODATA (got %s)",
+	       XNAME, got());
+	path_of(p, sizeof(p), cold, "ocold");
+	r = !create(p, O_COLD) && !strcmp(get_mark(p), "cold") &&
+	    err_is(removexattr(p, XNAME), ENOTDIR) &&
+	    !strcmp(get_mark(p), "cold");
+	tap_ok(r, "an O_COLD file's %s cannot be removed (ENOTDIR, got %s; "
+	       "it reads '%s')", XNAME, got(), get_mark(p));
 
 	snprintf(rot, sizeof(rot), "/sys/block/%s/queue/rotational",
 		 devname);
