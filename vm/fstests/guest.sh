@@ -50,6 +50,16 @@ fi
 # fstests uses bash's process substitution (common/verity: "< <(...)"),
 # which needs the /dev/fd that vm/runner/guest-init links in the root
 [ "$(cat <(echo ok) 2>/dev/null)" = ok ] || die "bash process substitution does not work (no /dev/fd?)"
+# The encryption tests with v1 policies add their keys to a keyring they
+# make in the session keyring (common/encrypt: keyctl newring xfstests @s).
+# The guest's first process has none, so @s is root's user-session keyring,
+# which it does not possess: adding a key to the new ring fails (generic/576
+# failed with "add_key: Required key not available" on any kernel).  Give
+# this shell, and so check and its tests, a session keyring of their own.
+if command -v keyctl >/dev/null; then
+	keyctl new_session >/dev/null || die "keyctl new_session failed: no session keyring for the encryption tests"
+	keyctl rdescribe @s | grep -q ';_ses$' || die "no session keyring after keyctl new_session: $(keyctl rdescribe @s 2>&1)"
+fi
 
 hostname fstests 2>/dev/null
 {

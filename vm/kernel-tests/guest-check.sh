@@ -28,7 +28,8 @@
 #  vdb, -g 8192 -G 4: hc_dirmark mark, remount, persist (system.hotcold
 #    directory marks) | hc_dirmark stock, a marked dir (debugfs) keeps its flags
 #  vdb, -g 8192 -G 4, region_reserve=1: hc_dirmark escape (uid 65534 and a
-#    hot mark) | -
+#    hot mark), hc_dirmark overlay (the same through an overlay root
+#    mounted) | -
 #  vdb, 256 MiB of 1 GiB, -g 4096: hc_resize (hints read back after an
 #    online grow to 2x and 3x and an offline shrink; appends stay in the
 #    region) | hc_resize stock (grow and shrink keep the files)
@@ -39,6 +40,9 @@
 #    file's data in the cold region; other hints, O_HOT/O_COLD files, the
 #    write_hint_cold tunable off and queue/rotational 0 do not) | skipped
 #  vdb, -g 8192 (-O fast_commit): hc_race mark, hc_race region | -
+#  vdb, -g 8192 -O fast_commit, commit=300: hc_replay write, shutdown
+#    (NOLOGFLUSH), umount, mount: hc_replay check (the files come back from
+#    the fast-commit log) | the same
 #  tmpfs, /tmp and ext2 on vdc: hc_otherfs
 #  e2fsck -fn after every ext4/ext2 scenario
 #  openat2 selftests built from the patched tree (tests/openat2/*)
@@ -78,7 +82,7 @@ export KERNEL_FLAVOUR="$FLAVOUR"
 # HC_SECTIONS="NAME ...": run only these sections of the suite (make
 # guest-check-debug's subset on the slow debug kernel); unset or empty:
 # all of them.  A section left out prints a SKIP line, never a pass.
-SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count writehint race otherfs openat2"
+SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count writehint race replay otherfs openat2"
 for sec in ${HC_SECTIONS:-}; do
 	case " $SECTIONS " in
 	*" $sec "*) ;;
@@ -477,7 +481,8 @@ if [ "$FLAVOUR" = patched ] && section escape; then
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mkdir -p /mnt/b &&
 	   timeout 120 mount -t ext4 -o noinit_itable,region_reserve=1 "$VDB" /mnt/b 2>/tmp/mount.log; then
 		run hc_dirmark escape "$VDB" /mnt/b
-		umnt_fsck "$VDB" /mnt/b "directory mark escape"
+		run hc_dirmark overlay "$VDB" /mnt/b
+		umnt_fsck "$VDB" /mnt/b "directory mark escape and overlay"
 	else
 		not_ok "mount -o region_reserve=1 $VDB for the mark escape: $(cat /tmp/mount.log 2>/dev/null)"
 	fi
@@ -564,6 +569,32 @@ if [ "$FLAVOUR" = patched ] && section race; then
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 && mnt "$VDB" /mnt/b; then
 		run hc_race region "$VDB" /mnt/b 30
 		umnt_fsck "$VDB" /mnt/b "region tunables vs allocations"
+	fi
+fi
+
+##### 14b: fast-commit replay at mount, before the per-CPU counters exist
+##### (vdb: 4 files exist only in the fast-commit log when the filesystem
+##### is shut down; the replay at the next mount brings them back)
+if section replay; then
+	diag "=== fast-commit replay on $VDB ==="
+	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -O fast_commit && mkdir -p /mnt/b &&
+	   timeout 120 mount -t ext4 -o noinit_itable,commit=300 "$VDB" /mnt/b 2>/tmp/mount.log; then
+		run hc_replay write "$VDB" /mnt/b
+		if timeout 120 umount /mnt/b && mnt "$VDB" /mnt/b; then
+			run hc_replay check "$VDB" /mnt/b
+		else
+			not_ok "umount + mount $VDB after the shutdown (the replay)"
+		fi
+		# the shutdown recorded an error in the journal: let e2fsck
+		# clear the flag before the check that must be clean
+		if timeout 120 umount /mnt/b; then
+			timeout 600 "$E2FSCK" -fy "$VDB" >/tmp/fsck-y.log 2>&1
+			mnt "$VDB" /mnt/b && umnt_fsck "$VDB" /mnt/b "fast-commit replay"
+		else
+			not_ok "umount $VDB after the replay"
+		fi
+	else
+		not_ok "mount -o commit=300 $VDB for the replay: $(cat /tmp/mount.log 2>/dev/null)"
 	fi
 fi
 

@@ -19,18 +19,28 @@
  *                  cold, its creates in root's hot dir carry no hint
  *                  (hint_dropped_noperm, as its own O_HOT is).
  *   MODE persist : after a remount: the marks are still there and still
- *                  inherited; removing a mark; queue/rotational 0 drops an
- *                  inherited hint (hint_dropped_nonrot).
+ *                  inherited; removing a mark; a regular file's record
+ *                  cannot be removed (ENOTDIR; ENODATA if it has none);
+ *                  queue/rotational 0 drops an inherited hint
+ *                  (hint_dropped_nonrot).
  *   MODE escape  : (mount with region_reserve=1, so that an unhinted file
  *                  stays out of the hot region) uid 65534 in root's
  *                  world-writable hot dir: its subdirectory is not marked,
  *                  it renames it out, and neither its files there nor its
  *                  plain creates in the hot dir are hot (FIEMAP, counters,
  *                  ext4_hotcold_alloc); root's creates there still are.
+ *   MODE overlay : (region_reserve=1) an overlay mounted by root with its
+ *                  upper layer on DEV, where overlayfs acts with root's
+ *                  credentials: uid 65534 may not set or remove a mark
+ *                  through it, its creates in root's hot dir are not hot
+ *                  and its mkdir there is not marked, nor are root's
+ *                  creates through it hot; a cold mark still applies;
+ *                  root's create on the ext4 itself is hot.
  *   MODE stock   : system.hotcold is not supported (EOPNOTSUPP); skips.
  */
 #include "hotcold_test.h"
 #include <grp.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
@@ -478,6 +488,7 @@ static void mode_persist(const char *mnt)
 	char mid[512], hot[600], cold[600], sub[700], udir[600], p[800];
 	char rot[128];
 	long long h0, i0, r0;
+	int r;
 
 	if (find_mid(mnt, mid, sizeof(mid)))
 		tap_bail("%s/dirmark.path: run MODE mark first", mnt);
@@ -513,6 +524,17 @@ static void mode_persist(const char *mnt)
 	tap_ok(!create(p, 0) && counter("hint_honoured") == h0 &&
 	       counter("hint_inherited") == i0,
 	       "a create in the unmarked dir carries no hint");
+
+	/* a regular file's record is the hint it was placed by: kept */
+	r = err_is(removexattr(p, XNAME), ENODATA);
+	tap_ok(r, "removing %s from an unhinted file: ENODATA (got %s)",
+	       XNAME, got());
+	path_of(p, sizeof(p), cold, "ocold");
+	r = !create(p, O_COLD) && !strcmp(get_mark(p), "cold") &&
+	    err_is(removexattr(p, XNAME), ENOTDIR) &&
+	    !strcmp(get_mark(p), "cold");
+	tap_ok(r, "an O_COLD file's %s cannot be removed (ENOTDIR, got %s; "
+	       "it reads '%s')", XNAME, got(), get_mark(p));
 
 	snprintf(rot, sizeof(rot), "/sys/block/%s/queue/rotational",
 		 devname);
@@ -667,6 +689,144 @@ static void mode_escape(const char *mnt)
 	       "root: its subdirectory of the hot dir is marked hot");
 }
 
+
+/* ----------------------------------------------------------- overlay */
+
+/* uid 65534 through the overlay; returns the exit status */
+static int overlay_child(const char *ohot, const char *ocold,
+			 const char *omine)
+{
+	char p[800];
+	int ok = 1, r;
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
+		tap_ok(0, "drop to uid/gid %d: %s", NOBODY, strerror(errno));
+		return 1;
+	}
+	/* the creates first: the mark they meet must still be root's */
+	path_of(p, sizeof(p), ohot, "nobody-plain");
+	ok &= tap_ok(!create(p, 0), "uid %d: plain create in root's hot dir "
+		     "through the overlay succeeds", NOBODY);
+	path_of(p, sizeof(p), ocold, "nobody-plain");
+	ok &= tap_ok(!create(p, 0), "uid %d: plain create in root's cold dir "
+		     "through the overlay succeeds", NOBODY);
+	path_of(p, sizeof(p), ohot, "sub");
+	r = mkdir(p, 0755);
+	ok &= tap_ok(!r, "uid %d: mkdir in root's hot dir through the overlay "
+		     "(%s)", NOBODY, r ? strerror(errno) : "ok");
+	r = err_is(set_mark(omine, "hot"), EPERM);
+	ok &= tap_ok(r, "uid %d may not mark its own dir hot through the "
+		     "overlay (EPERM, got %s)", NOBODY, got());
+	r = err_is(set_mark(ohot, "cold"), EPERM) &&
+	    !strcmp(get_mark(ohot), "hot");
+	ok &= tap_ok(r, "uid %d may not change root's hot dir through the "
+		     "overlay (EPERM, got %s)", NOBODY, got());
+	r = err_is(removexattr(ohot, XNAME), EPERM);
+	ok &= tap_ok(r, "uid %d may not remove root's mark through the "
+		     "overlay (EPERM, got %s)", NOBODY, got());
+	return ok ? 0 : 1;
+}
+
+/*
+ * overlayfs works in its upper layer with the mounter's credentials (and
+ * the caller's fsuid): uid 65534 must not get what root could.  Placement
+ * is checked on the upper layer's paths (the overlay's inode numbers are
+ * its own).
+ */
+static void mode_overlay(const char *mnt)
+{
+	char mid[512], base[600], lower[640], upper[640], work[640];
+	char merged[640], uhot[700], ucold[700], umine[700], ohot[700];
+	char ocold[700], omine[700], opts[2200], p[800];
+	long long h0, i0, d0;
+	int status, r;
+	pid_t pid;
+
+	if (find_mid(mnt, mid, sizeof(mid)))
+		tap_bail("no dir with a flex group in the middle third");
+	path_of(base, sizeof(base), mid, "ovl");
+	path_of(lower, sizeof(lower), base, "lower");
+	path_of(upper, sizeof(upper), base, "upper");
+	path_of(work, sizeof(work), base, "work");
+	path_of(merged, sizeof(merged), base, "merged");
+	path_of(uhot, sizeof(uhot), upper, "hot");
+	path_of(ucold, sizeof(ucold), upper, "cold");
+	path_of(umine, sizeof(umine), upper, "mine");
+	path_of(ohot, sizeof(ohot), merged, "hot");
+	path_of(ocold, sizeof(ocold), merged, "cold");
+	path_of(omine, sizeof(omine), merged, "mine");
+	if (mkdir(base, 0755) || mkdir(lower, 0755) || mkdir(upper, 0755) ||
+	    mkdir(work, 0755) || mkdir(merged, 0755) || mkdir(uhot, 0777) ||
+	    mkdir(ucold, 0777) || mkdir(umine, 0755) || chmod(uhot, 0777) ||
+	    chmod(ucold, 0777) || chown(umine, NOBODY, NOBODY))
+		tap_bail("set up %s: %s", base, strerror(errno));
+	tap_ok(set_mark(uhot, "hot") == 0 && set_mark(ucold, "cold") == 0,
+	       "root marks upper/hot hot and upper/cold cold on the ext4");
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 lower, upper, work);
+	if (mount("overlay", merged, "overlay", 0, opts)) {
+		tap_ok(0, "mount -t overlay %s: %s", opts, strerror(errno));
+		return;
+	}
+	tap_ok(!strcmp(get_mark(ohot), "hot"),
+	       "the overlay reads the hot mark of its upper dir ('%s')",
+	       get_mark(ohot));
+
+	h0 = counter("hint_honoured");
+	i0 = counter("hint_inherited");
+	d0 = counter("hint_dropped_noperm");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(overlay_child(ohot, ocold, omine));
+	if (waitpid(pid, &status, 0) != pid)
+		tap_bail("waitpid: %s", strerror(errno));
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "unprivileged child finished (status %#x)", status);
+	tap_ok(!strcmp(get_mark(umine), "") && !strcmp(get_mark(uhot), "hot"),
+	       "upper/mine has no mark ('%s'), upper/hot is still hot ('%s')",
+	       get_mark(umine), get_mark(uhot));
+	path_of(p, sizeof(p), uhot, "nobody-plain");
+	tap_ok(not_hot(p), "uid %d: its create in the hot dir through the "
+	       "overlay is not in the hot region", NOBODY);
+	path_of(p, sizeof(p), ucold, "nobody-plain");
+	tap_ok(placed(p, O_COLD, NULL, NULL), "uid %d: its create in the cold "
+	       "dir through the overlay is cold", NOBODY);
+	path_of(p, sizeof(p), uhot, "sub");
+	r = err_is(getxattr(p, XNAME, NULL, 0), ENODATA);
+	tap_ok(r, "uid %d: its subdirectory of the hot dir is not marked "
+	       "(ENODATA, got %s, mark '%s')", NOBODY, got(), get_mark(p));
+	/* dropped: the hot dir's file; honoured: the cold dir's */
+	tap_ok(counter("hint_honoured") - h0 == 1 &&
+	       counter("hint_inherited") - i0 == 2 &&
+	       counter("hint_dropped_noperm") - d0 == 1,
+	       "uid %d through the overlay: hint_honoured +1, hint_inherited "
+	       "+2, hint_dropped_noperm +1 (got +%lld +%lld +%lld)", NOBODY,
+	       counter("hint_honoured") - h0,
+	       counter("hint_inherited") - i0,
+	       counter("hint_dropped_noperm") - d0);
+
+	/* root: through the overlay ext4 cannot tell it from uid 65534 */
+	r = err_is(set_mark(omine, "cold"), EPERM);
+	tap_ok(r, "root may not set a mark through the overlay either (EPERM, "
+	       "got %s)", got());
+	d0 = counter("hint_dropped_noperm");
+	path_of(p, sizeof(p), ohot, "root-plain");
+	r = create(p, 0);
+	path_of(p, sizeof(p), uhot, "root-plain");
+	tap_ok(!r && not_hot(p) && counter("hint_dropped_noperm") - d0 == 1,
+	       "root: a create in the hot dir through the overlay is not hot "
+	       "(hint_dropped_noperm +1)");
+	if (umount(merged))
+		tap_ok(0, "umount %s: %s", merged, strerror(errno));
+	h0 = counter("hint_honoured");
+	path_of(p, sizeof(p), uhot, "root-direct");
+	tap_ok(!create(p, 0) && placed(p, O_HOT, NULL, NULL) &&
+	       counter("hint_honoured") - h0 == 1,
+	       "root: a create in the hot dir on the ext4 itself is hot");
+}
 static void mode_stock(const char *mnt)
 {
 	char d[600], p[700];
@@ -691,7 +851,7 @@ int main(int argc, char **argv)
 	char prefix[32];
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s mark|persist|escape|stock DEV MNT\n",
+		fprintf(stderr, "usage: %s mark|persist|escape|overlay|stock DEV MNT\n",
 			argv[0]);
 		return 2;
 	}
@@ -718,8 +878,10 @@ int main(int argc, char **argv)
 		mode_persist(mnt);
 	else if (!strcmp(mode, "escape"))
 		mode_escape(mnt);
+	else if (!strcmp(mode, "overlay"))
+		mode_overlay(mnt);
 	else
-		tap_bail("bad MODE '%s' (mark, persist, escape or stock)",
+		tap_bail("bad MODE '%s' (mark, persist, escape, overlay or stock)",
 			 mode);
 	return tap_exit();
 }
