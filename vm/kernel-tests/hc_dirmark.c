@@ -253,16 +253,24 @@ static void trace_stop(int *from_dir, int *from_open)
 
 /* ----------------------------------------------------- unprivileged */
 
+/* become uid/gid 65534 with no groups (and so no capabilities) */
+static int drop_to_nobody(void)
+{
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
+		tap_ok(0, "drop to uid/gid %d: %s", NOBODY, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* uid 65534: returns the child's exit status */
 static int unpriv_child(const char *mid, const char *hot, const char *udir)
 {
 	char p[768];
 	int ok = 1, r;
 
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
-		tap_ok(0, "drop to uid/gid %d: %s", NOBODY, strerror(errno));
+	if (drop_to_nobody())
 		return 1;
-	}
 	r = err_is(set_mark(udir, "hot"), EPERM);
 	ok &= tap_ok(r, "uid %d may not mark its own dir hot (EPERM, got %s)",
 		     NOBODY, got());
@@ -574,10 +582,8 @@ static int escape_child(const char *hot, const char *away)
 	char sub[700], moved[700], p[800];
 	int ok = 1, r;
 
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
-		tap_ok(0, "drop to uid/gid %d: %s", NOBODY, strerror(errno));
+	if (drop_to_nobody())
 		return 1;
-	}
 	path_of(sub, sizeof(sub), hot, "sub");
 	path_of(moved, sizeof(moved), away, "sub");
 	r = mkdir(sub, 0755);
@@ -699,10 +705,8 @@ static int overlay_child(const char *ohot, const char *ocold,
 	char p[800];
 	int ok = 1, r;
 
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
-		tap_ok(0, "drop to uid/gid %d: %s", NOBODY, strerror(errno));
+	if (drop_to_nobody())
 		return 1;
-	}
 	/* the creates first: the mark they meet must still be root's */
 	path_of(p, sizeof(p), ohot, "nobody-plain");
 	ok &= tap_ok(!create(p, 0), "uid %d: plain create in root's hot dir "
