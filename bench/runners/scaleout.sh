@@ -46,6 +46,21 @@ grep -q "^\[$PROFILE\]" "$top/vm/hdd-model/profiles.conf" ||
 # With a hosts file fio sends each server the first job file only.
 [ ${#jobs[@]} = 1 ] || die "one job file per run (fio --client=HOSTS sends only the first); got ${#jobs[@]}"
 for j in "${jobs[@]}"; do [ -r "$j" ] || die "job file '$j' not found"; done
+# The job file is checked here, before any guest boots: the host's fio
+# parses it with the host's build of the engine (same sources as the
+# guests'), so a bad option is refused in a second with fio's own words.
+# A server that refuses a job only sends its error text if the client reads
+# it before the connection drops, which under load it may not.
+HOST_ENGINE=${HOST_ENGINE:-$build/fio-engine/hotcold.so}
+[ -r "$HOST_ENGINE" ] || die "the host's engine '$HOST_ENGINE' missing: make engine"
+parse_dir=$(mktemp -d) || die "mktemp failed"
+( BENCH_QUICK=$QUICK; . "$top/bench/guest/job-env.sh"
+  HOTCOLD_ENGINE=$HOST_ENGINE HOTCOLD_FSROOT=$parse_dir HOTCOLD_MNT=$parse_dir HOTCOLD_LOGDIR=$parse_dir
+  "$FIO" --parse-only "${jobs[@]}" ) >"$parse_dir/parse.out" 2>&1 ||
+	{ echo "bench/runners/scaleout.sh: fio refuses job file '${jobs[0]}'; no guest started. fio said:" >&2
+	  grep -v '^ *\(valid values\)\?:\|valid values:\|^$' "$parse_dir/parse.out" | tail -n 5 | sed 's/^/    /' >&2
+	  rm -rf "$parse_dir"; exit 2; }
+rm -rf "$parse_dir"
 names=()
 for v in $SCALEOUT_VMS; do
 	case $v in
