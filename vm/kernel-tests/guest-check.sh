@@ -40,6 +40,9 @@
 #    file's data in the cold region; other hints, O_HOT/O_COLD files, the
 #    write_hint_cold tunable off and queue/rotational 0 do not) | skipped
 #  vdb, -g 8192 (-O fast_commit): hc_race mark, hc_race region | -
+#  vdb, -g 8192 -G 4: hc_scanorder (an unhinted allocation that misses its
+#    full goal group in the middle goes to the middle, not the hot region,
+#    with mb_max_linear_groups=0) | -
 #  vdb, -g 8192 -O fast_commit, commit=300: hc_replay write, shutdown
 #    (NOLOGFLUSH), umount, mount: hc_replay check (the files come back from
 #    the fast-commit log) | the same
@@ -82,7 +85,7 @@ export KERNEL_FLAVOUR="$FLAVOUR"
 # HC_SECTIONS="NAME ...": run only these sections of the suite (make
 # guest-check-debug's subset on the slow debug kernel); unset or empty:
 # all of them.  A section left out prints a SKIP line, never a pass.
-SECTIONS="place nonrot unpriv small fallback region move dirmark escape resize count writehint race replay otherfs openat2"
+SECTIONS="place nonrot unpriv small fallback region scanorder move dirmark escape resize count writehint race replay otherfs openat2"
 for sec in ${HC_SECTIONS:-}; do
 	case " $SECTIONS " in
 	*" $sec "*) ;;
@@ -569,6 +572,17 @@ if [ "$FLAVOUR" = patched ] && section race; then
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 && mnt "$VDB" /mnt/b; then
 		run hc_race region "$VDB" /mnt/b 30
 		umnt_fsck "$VDB" /mnt/b "region tunables vs allocations"
+	fi
+fi
+
+##### 14c: mb_optimize_scan's lists per part of the disk: an unhinted
+##### allocation that misses its goal tries the goal's part first, not
+##### the hot region's groups (vdb: 32 groups; see hc_scanorder.c)
+if [ "$FLAVOUR" = patched ] && section scanorder; then
+	diag "=== scan order of the parts on $VDB ==="
+	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
+		run hc_scanorder "$VDB" /mnt/b
+		umnt_fsck "$VDB" /mnt/b "scan order"
 	fi
 fi
 
