@@ -133,7 +133,7 @@ guest-check-stock: kernel-stock guest-tests vm-initramfs
 # times slower, and make check may grow by about 12 minutes at most, so the
 # debug tier runs the sections that exercise the series' locking: the
 # mballoc region lists and free totals (fallback, region, move), the
-# system.hotcold setter and directory marks (dirmark, escape, race), the
+# lists' part order after a relist (scanorder), the system.hotcold setter and directory marks (dirmark, escape, race), the
 # recount after a resize (resize), the hint counters (count) and the
 # fast-commit replay at mount (replay).  Left out:
 # place, nonrot, unpriv (and FUSE), small, otherfs, openat2; each prints a
