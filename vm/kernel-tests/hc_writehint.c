@@ -27,10 +27,17 @@
  *    counted as a hinted file's (hint_clusters_* do not grow);
  *  - write_hint_cold 0: a small EXTREME file has no block in the cold
  *    region;
- *  - queue/rotational 0 (tunable back to 1): the same.
- * Without the kernel change every EXTREME check fails.
+ *  - queue/rotational 0 (tunable back to 1): the same;
+ *  - uid 65534 opening root's file read-only: F_SET_RW_HINT fails with
+ *    EPERM, the hint stays NOT_SET and root's next 32 KiB are not placed
+ *    as cold; the same uid sets the hint of its own file, opened
+ *    read-only, and its owner's next 32 KiB go to the cold region.
+ * Without the kernel change every EXTREME check fails; without the
+ * ownership check of fcntl (fs: require inode_owner_or_capable for
+ * F_SET_RW_HINT) the reader's fcntl succeeds and the checks after it fail.
  */
 #include "hotcold_test.h"
+#include <grp.h>
 
 #ifndef F_SET_RW_HINT
 #define F_SET_RW_HINT 1036
@@ -42,8 +49,13 @@
 #define RWH_WRITE_LIFE_EXTREME 5
 #endif
 
+#ifndef F_GET_RW_HINT
+#define F_GET_RW_HINT 1035
+#endif
+
 #define MIB (1u << 20)
 #define NO_FCNTL (-1)
+#define NOBODY 65534
 
 static struct ext4_geom G;
 static const char *devname;
@@ -249,6 +261,122 @@ static void not_cold(const char *name, int flag, int hint, const char *what)
 	       ")", what, w.in_cold, w.blocks);
 }
 
+/*
+ * F_SET_RW_HINT EXTREME on path opened read-only by uid 65534: 0, the
+ * errno of the refusal, or -1 if the child could not get that far.
+ */
+static int nobody_sets_extreme(const char *path)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		uint64_t h = RWH_WRITE_LIFE_EXTREME;
+		int fd;
+
+		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+			_exit(200);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			_exit(201);
+		_exit(fcntl(fd, F_SET_RW_HINT, &h) ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) >= 200) {
+		diag("uid %d's child could not open %s (status %#x)", NOBODY,
+		     path, status);
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Append 32 KiB to dir/name as root and say where its data is now; the
+ * file's F_GET_RW_HINT value goes to *hint.  0 or -1.
+ */
+static int root_appends(const char *name, uint64_t *hint, struct where *w)
+{
+	char path[700];
+	int fd, r = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0) {
+		diag("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fcntl(fd, F_GET_RW_HINT, hint))
+		diag("F_GET_RW_HINT %s: %s", path, strerror(errno));
+	else if (!write_fill(fd, 32 << 10, 0x77) && !where_of(fd, w))
+		r = 0;
+	close(fd);
+	return r;
+}
+
+/*
+ * The write hint places data, so only the file's owner (or CAP_FOWNER)
+ * may set it: a process that can only read root's file gets EPERM and
+ * root's data stays unhinted; uid 65534 still sets the hint of its own
+ * file through a read-only descriptor.
+ */
+static void reader_sets_hint(void)
+{
+	struct where w0, w;
+	char path[700];
+	uint64_t hint = ~0ull;
+	int e;
+
+	if (make_closed("x_roots", 0, NO_FCNTL, 32 << 10, &w0)) {
+		tap_ok(0, "root's file made and mapped");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/x_roots", dir);
+	e = nobody_sets_extreme(path);
+	tap_ok(e == EPERM, "uid %d, reading root's file, may not set its "
+	       "write hint: F_SET_RW_HINT EXTREME fails with EPERM (%s)",
+	       NOBODY, e < 0 ? "no answer" : e ? strerror(e) : "succeeded");
+	if (root_appends("x_roots", &hint, &w)) {
+		tap_ok(0, "root appends 32 KiB to its file, mapped");
+	} else {
+		tap_ok(hint == RWH_WRITE_LIFE_NOT_SET,
+		       "root's file's hint is still NOT_SET (%" PRIu64 ")",
+		       hint);
+		tap_ok(w.blocks == w0.blocks + 8 && !w.in_cold,
+		       "root's 32 KiB appended after the reader's fcntl are "
+		       "not placed as cold (%" PRIu64 " of %" PRIu64
+		       " blocks in the cold region)", w.in_cold, w.blocks);
+	}
+
+	if (make_closed("x_nobodys", 0, NO_FCNTL, 32 << 10, &w0)) {
+		tap_ok(0, "uid %d's file made and mapped", NOBODY);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/x_nobodys", dir);
+	if (chown(path, NOBODY, NOBODY)) {
+		tap_ok(0, "chown %s to %d: %s", path, NOBODY, strerror(errno));
+		return;
+	}
+	e = nobody_sets_extreme(path);
+	tap_ok(e == 0, "uid %d sets the write hint of its own file through a "
+	       "read-only descriptor (%s)", NOBODY,
+	       e < 0 ? "no answer" : e ? strerror(e) : "ok");
+	if (root_appends("x_nobodys", &hint, &w)) {
+		tap_ok(0, "32 KiB appended to uid %d's file, mapped", NOBODY);
+	} else {
+		tap_ok(hint == RWH_WRITE_LIFE_EXTREME &&
+		       w.blocks == w0.blocks + 8 &&
+		       w.in_cold == w.blocks - w0.blocks && !w0.in_cold,
+		       "its hint reads EXTREME (%" PRIu64 ") and the 32 KiB "
+		       "appended after it are in the cold region, the first "
+		       "32 KiB not (%" PRIu64 " of %" PRIu64 " blocks)", hint,
+		       w.in_cold, w.blocks);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct dirinfo mid, cold;
@@ -368,5 +496,6 @@ int main(int argc, char **argv)
 		tap_ok(!write_str(rot, "1", 1), "%s restored to 1", rot);
 	}
 	cold_file("x_extreme_again", "rotational again");
+	reader_sets_hint();
 	return tap_exit();
 }
