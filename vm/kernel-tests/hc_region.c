@@ -8,7 +8,9 @@
  *	DEV unmounted ext4.  Bad values of the mount options
  *	hot_region_permille, cold_region_permille, region_reserve and
  *	region_reserve_pct fail the mount with EINVAL; good ones are shown
- *	in sysfs and /proc/mounts.  Leaves DEV unmounted.
+ *	in sysfs and /proc/mounts.  A remount that ext4 refuses after it
+ *	has applied the options (nombcache) leaves the four as they were; a
+ *	good remount changes them.  Leaves DEV unmounted.
  *   hc_region stock DEV MNT
  *	the stock kernel: the mount option region_reserve is refused, there
  *	is no hot_region_permille in sysfs.  Leaves DEV unmounted.
@@ -135,6 +137,43 @@ static const char *const tunables[] = {
 
 /* ------------------------------------------------------- mountopts */
 
+/*
+ * The four tunables read want[] in sysfs, and /proc/mounts shows each
+ * that is not at its default (250, 100, 1 and 80 all are not)
+ */
+static void tunables_are(const char *mnt, const char *const want[4],
+			 const char *when)
+{
+	static const char *const dflt[] = { "333", "333", "0", "95" };
+	char line[4096], buf[64], opt[96], shown[4] = { 0 };
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < 4; i++) {
+		long long v = read_counter(devname, tunables[i]);
+
+		snprintf(buf, sizeof(buf), "%lld", v);
+		tap_ok(!strcmp(buf, want[i]), "%s: sysfs %s reads %s (%s)",
+		       when, tunables[i], want[i], buf);
+	}
+	f = fopen("/proc/mounts", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, mnt))
+			continue;
+		for (i = 0; i < 4; i++) {
+			snprintf(opt, sizeof(opt), ",%s=%s", tunables[i],
+				 want[i]);
+			shown[i] = strstr(line, opt) != NULL ||
+				   !strcmp(want[i], dflt[i]);
+		}
+	}
+	if (f)
+		fclose(f);
+	tap_ok(shown[0] && shown[1] && shown[2] && shown[3],
+	       "%s: /proc/mounts shows the options that are not at their "
+	       "defaults, as sysfs reads them", when);
+}
+
 static void mount_refused(const char *dev, const char *mnt, const char *opts)
 {
 	int r = mount(dev, mnt, "ext4", 0, opts), e = errno;
@@ -155,10 +194,16 @@ static int mountopts(const char *dev, const char *mnt)
 	const char *good = "hot_region_permille=250,cold_region_permille=100,"
 			   "region_reserve=1,region_reserve_pct=80";
 	static const char *const want[] = { "250", "100", "1", "80" };
-	char line[4096], buf[64];
+	/*
+	 * ext4 refuses nombcache on remount after it has applied the
+	 * remount's other options, and must then put back the old ones
+	 */
+	const char *failing = "hot_region_permille=300,cold_region_permille=300,"
+			      "region_reserve=0,region_reserve_pct=50,nombcache";
+	const char *changed = "hot_region_permille=200,region_reserve=0";
+	static const char *const want2[] = { "200", "100", "0", "80" };
 	unsigned int i;
-	FILE *f;
-	int shown = 0;
+	int r, e;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		mount_refused(dev, mnt, bad[i]);
@@ -167,23 +212,18 @@ static int mountopts(const char *dev, const char *mnt)
 		return tap_exit();
 	}
 	tap_ok(1, "mount -o %s", good);
-	for (i = 0; i < 4; i++) {
-		long long v = read_counter(devname, tunables[i]);
+	tunables_are(mnt, want, "after the mount");
 
-		snprintf(buf, sizeof(buf), "%lld", v);
-		tap_ok(!strcmp(buf, want[i]), "sysfs %s reads %s (%s)",
-		       tunables[i], want[i], buf);
-	}
-	f = fopen("/proc/mounts", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, mnt) && strstr(line, "hot_region_permille=250") &&
-		    strstr(line, "cold_region_permille=100") &&
-		    strstr(line, "region_reserve=1") &&
-		    strstr(line, "region_reserve_pct=80"))
-			shown = 1;
-	if (f)
-		fclose(f);
-	tap_ok(shown, "/proc/mounts shows the four options for %s", mnt);
+	r = mount(dev, mnt, "ext4", MS_REMOUNT, failing);
+	e = errno;
+	tap_ok(r && e == EINVAL, "mount -o remount,%s fails with EINVAL (%s)",
+	       failing, r ? strerror(e) : "remounted");
+	tunables_are(mnt, want, "after the failed remount");
+
+	r = mount(dev, mnt, "ext4", MS_REMOUNT, changed);
+	tap_ok(!r, "mount -o remount,%s (%s)", changed,
+	       r ? strerror(errno) : "ok");
+	tunables_are(mnt, want2, "after the remount");
 	tap_ok(!umount(mnt), "umount %s", mnt);
 	return tap_exit();
 }
