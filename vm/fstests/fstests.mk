@@ -37,12 +37,16 @@ endif
 FSTESTS_ENV = PATCHED_BZIMAGE=$(BZIMAGE_PATCHED) STOCK_BZIMAGE=$(BZIMAGE_STOCK) \
 	PRELOAD_SO=$(PRELOAD_SO) ROOTFS=$(FSTESTS_OUT)/rootfs.img BUILD=$(BUILD)
 
-.PHONY: fstests fstests-rootfs fstests-check fstests-report
+.PHONY: fstests fstests-prep fstests-rootfs fstests-check fstests-report fstests-worker-check
 
 fstests-rootfs: | $(BUILD)/.stamp-deps
 	@$(FSTESTS_DIR)/mkrootfs.sh $(FSTESTS_OUT) >/dev/null
 
-fstests: $(FSTESTS_KDEPS) $(PRELOAD_SO) vm-initramfs fstests-rootfs
+# what a run needs, built without running anything (shard-worker.sh builds
+# it under a lock, so that two workers never build into one tree at once)
+fstests-prep: $(FSTESTS_KDEPS) $(PRELOAD_SO) vm-initramfs fstests-rootfs
+
+fstests: fstests-prep
 ifeq ($(SHARD),)
 	@$(FSTESTS_ENV) KERNEL='$(KERNEL)' HINT='$(HINT)' GROUP='$(GROUP)' TESTS='$(TESTS)' \
 		EXCLUDE='$(EXCLUDE)' $(FSTESTS_DIR)/run.sh $(FSTESTS_OUT)/run
@@ -56,11 +60,16 @@ endif
 fstests-report:
 	@$(FSTESTS_DIR)/shards-report.sh $(TOP)/results/fstests
 
+# shard-worker.sh against a stand-in make, no guest (host tier of make check)
+fstests-worker-check:
+	@$(FSTESTS_DIR)/test-shard-worker.sh
+
 fstests-check: kernel-patched kernel-stock $(PRELOAD_SO) vm-initramfs fstests-rootfs
 	@$(FSTESTS_ENV) $(FSTESTS_DIR)/fstests-check.sh $(FSTESTS_OUT)/check
 
 HELP_LINES += "fstests              fstests on ext4 in guests: GROUP=quick KERNEL=patched|stock|both HINT='none hot cold' TESTS='generic/001 ...'"
 CHECK_GUEST_TARGETS += fstests-check
+CHECK_HOST_TARGETS += fstests-worker-check
 HELP_LINES += "fstests SHARD=K/N    the K-th of N slices of GROUP in MODE=stock|patched|patched-hot, to results/fstests/"
 HELP_LINES += "fstests-report       results/fstests/RESULTS.md from the shard CSVs"
 HELP_LINES += "fstests-check        the short fstests list: patched unhinted and HOTCOLD=hot vs stock (TAP)"

@@ -12,10 +12,15 @@
 #             under TCG on 2 cores, against 12-13 min for one alone)
 #   STOPFILE  if this file exists, the worker stops before its next shard
 #             (touch it to stop after the shard that is running)
+# What a shard needs (kernels, preload library, initramfs, root image) is
+# built first by make fstests-prep under a lock on build/.shard-worker.lock,
+# so two workers never extract or build into the tree at once (a worktree
+# whose build/ is a link to another checkout's shares that lock).
 # A shard that did not run whole (shard.sh exit 1: a timeout, a crash) is
 # not committed; its line goes to QUEUE.failed and the worker goes on.  A
-# line shard.sh refuses (exit 2), a failed make or a failed commit stops
-# the worker with that exit status.  GROUP (default quick) and the make
+# line shard.sh refuses (exit 2) or a failed make puts the line back at the
+# head of the queue and stops the worker with that exit status; so does a
+# failed commit, without putting it back.  GROUP (default quick) and the make
 # variables of vm/fstests/fstests.mk apply.
 set -u
 die() { echo "shard-worker: $*" >&2; exit 2; }
@@ -42,6 +47,15 @@ take() {
 	printf '%s\n' "$line"
 }
 
+# put line back at the head of the queue (the shard did not run)
+giveback() {
+	exec 9>>"$queue.lock"
+	flock 9
+	{ printf '%s\n' "$1"; cat "$queue"; } > "$queue.tmp" && mv "$queue.tmp" "$queue"
+	flock -u 9
+	exec 9>&-
+}
+
 while :; do
 	if [ -n "$stop" ] && [ -e "$stop" ]; then
 		echo "shard-worker: $stop exists: stopping"
@@ -50,13 +64,20 @@ while :; do
 	line=$(take)
 	[ -n "$line" ] || { echo "shard-worker: $queue is empty: done"; exit 0; }
 	read -r mode shard rest <<< "$line"
-	[ -z "$rest" ] && [ -n "$shard" ] || die "queue line '$line': want 'MODE K/N'"
+	[ -z "$rest" ] && [ -n "$shard" ] ||
+		{ giveback "$line"; die "queue line '$line': want 'MODE K/N' (left on $queue)"; }
 	k=${shard%/*} n=${shard#*/}
 	echo "shard-worker: $(date -u +%FT%TZ) $mode $k/$n"
 	base=results/fstests/$mode/shard-$k-of-$n
 	csv=$base.csv txt=$base.txt
 	start=$(date +%s)
-	make -s fstests GROUP="$GROUP" SHARD="$k/$n" MODE="$mode"
+	# build what the shard needs under a lock on the build tree: two
+	# workers building at once would extract a kernel over each other
+	build=$top/build
+	mkdir -p "$build" || die "cannot make $build"
+	flock "$build/.shard-worker.lock" \
+		make -s fstests-prep GROUP="$GROUP" SHARD="$k/$n" MODE="$mode" &&
+		make -s fstests GROUP="$GROUP" SHARD="$k/$n" MODE="$mode"
 	rc=$?
 	if [ $rc != 0 ]; then
 		# make says 2 for any failed recipe: the shard's own facts tell
@@ -67,7 +88,8 @@ while :; do
 			echo "$line" >> "$queue.failed"
 			continue
 		fi
-		echo "shard-worker: make fstests $mode $k/$n: exit $rc" >&2
+		echo "shard-worker: make fstests $mode $k/$n: exit $rc; '$line' back on $queue" >&2
+		giveback "$line"
 		exit $rc
 	fi
 	[ -f "$csv" ] && [ -f "$txt" ] || die "$mode $k/$n: exit 0 but no $csv or $txt"
