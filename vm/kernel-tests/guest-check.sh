@@ -40,6 +40,9 @@
 #    file's data in the cold region; other hints, O_HOT/O_COLD files, the
 #    write_hint_cold tunable off and queue/rotational 0 do not) | skipped
 #  vdb, -g 8192 (-O fast_commit): hc_race mark, hc_race region | -
+#  vda, -b 1024 -g 2048 (32,768 groups): hc_race recount (region_reserve
+#    keeps unhinted files out of the hot region while the regions' free
+#    totals are counted again) | -
 #  vdb, -g 8192 -G 4: hc_scanorder (an unhinted allocation that misses its
 #    full goal group in the middle goes to the middle, not the hot region,
 #    with mb_max_linear_groups=0) | -
@@ -562,7 +565,9 @@ fi
 ##### 14: races a review found (TCG rarely hits them: a pass says little,
 ##### a failure is a bug): the system.hotcold setter against fast
 ##### commits of the same directory; the region tunables written while
-##### O_HOT/O_COLD files allocate (vdb)
+##### O_HOT/O_COLD files allocate (vdb); and one whose window is a walk
+##### of every group: a recount of the regions' free totals while
+##### unhinted files are kept out of the hot region (vda)
 if [ "$FLAVOUR" = patched ] && section race; then
 	diag "=== races on $VDB ==="
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -O fast_commit && mnt "$VDB" /mnt/b; then
@@ -572,6 +577,13 @@ if [ "$FLAVOUR" = patched ] && section race; then
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 && mnt "$VDB" /mnt/b; then
 		run hc_race region "$VDB" /mnt/b 30
 		umnt_fsck "$VDB" /mnt/b "region tunables vs allocations"
+	fi
+	# 32,768 groups of 2 MiB: a recount of the parts' free clusters
+	# walks them all, long enough for the other creator to run meanwhile
+	set_rot "$VDA" 1 || not_ok "$(rot "$VDA") could not be set to 1"
+	if mkfs_ext4 "$VDA" -b 1024 -g 2048 -J size=16 && mnt "$VDA" /mnt/a; then
+		run hc_race recount "$VDA" /mnt/a 30
+		umnt_fsck "$VDA" /mnt/a "region recount vs unhinted creates"
 	fi
 fi
 

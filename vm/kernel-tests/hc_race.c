@@ -19,6 +19,18 @@
  *                 cold_region_permille between 0 and 333, others create,
  *                 append to and fsync O_HOT and O_COLD files (an
  *                 allocation must read the region once).
+ *   MODE recount: (an ext4 of many groups, the middle of the disk almost
+ *                 empty) region_reserve=1; one process writes
+ *                 hot_region_permille between 200 and 201, so that each
+ *                 next allocation counts the parts' free clusters again
+ *                 (a walk of every group descriptor), two others create
+ *                 unhinted files of 4 KiB, each in a directory of its own
+ *                 in the hot region, and fsync them.  The reserve keeps
+ *                 the hot region while the middle is far from full: no
+ *                 such file's inode or data may be in the first 200 per
+ *                 mille of the groups.  Unlike the other modes, this one
+ *                 fails reliably on a kernel whose recount shows totals
+ *                 of 0 to the allocations that run during it.
  */
 #include "hotcold_test.h"
 #include <signal.h>
@@ -281,6 +293,122 @@ static void mode_region(const char *mnt, int secs)
 	       "counters readable and not negative");
 }
 
+/* ------------------------------------------------------------- recount */
+
+static struct ext4_geom geom;
+static uint32_t hot_min;	/* the hot region's smallest end, 200 per mille */
+
+static int permille_flipper(const char *unused, int secs)
+{
+	char hot[128];
+	unsigned long n = 0;
+
+	(void)unused;
+	(void)secs;
+	snprintf(hot, sizeof(hot), "/sys/fs/ext4/%s/hot_region_permille",
+		 devname);
+	while (!stop) {
+		if (write_str(hot, n & 1 ? "201" : "200", 1))
+			return 1;
+		n++;
+	}
+	diag("permille flipper: %lu writes of hot_region_permille", n);
+	return write_str(hot, "200", 1) ? 1 : 0;
+}
+
+/*
+ * Create, write and fsync unhinted files in dir (a directory in the hot
+ * region); each one's inode and data must be past the hot region's
+ * smallest extent, 200 per mille of the groups.  Exit 1 if one was not.
+ */
+static int unhinted_creator(const char *dir, int secs)
+{
+	static unsigned char buf[4096];
+	unsigned long n = 0, bad = 0;
+	struct extent_groups eg;
+	struct stat st;
+	char p[700];
+
+	(void)secs;
+	memset(buf, 0xa5, sizeof(buf));
+	while (!stop) {
+		uint32_t ig;
+		int fd;
+
+		snprintf(p, sizeof(p), "%s/u%d-%lu", dir, (int)getpid(),
+			 n % 64);
+		unlink(p);
+		fd = open(p, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0 || write(fd, buf, sizeof(buf)) != sizeof(buf) ||
+		    fsync(fd) || fstat(fd, &st) ||
+		    fiemap_groups(fd, &geom, &eg)) {
+			diag("create %s: %s", p, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return 1;
+		}
+		close(fd);
+		ig = ino_group(&geom, st.st_ino);
+		if (ig < hot_min || !eg.nextents || eg.min_group < hot_min) {
+			if (bad++ < 5)
+				diag("%s: inode %lu in group %u, data %s (hot "
+				     "region: groups below %u at least)", p,
+				     (unsigned long)st.st_ino, ig,
+				     eg.nextents ? eg.desc : "not mapped",
+				     hot_min);
+		}
+		n++;
+	}
+	diag("unhinted creator %d: %lu files, %lu in the hot region",
+	     (int)getpid(), n, bad);
+	return n && !bad ? 0 : 1;
+}
+
+static void mode_recount(const char *dev, const char *mnt, int secs)
+{
+	char reserve[128], dirs[2][600];
+	int r0, r1, r2, i, n;
+	struct stat st;
+	pid_t a, b, c;
+
+	if (ext4_read_geom(dev, &geom))
+		tap_bail("cannot read the geometry of %s", dev);
+	ext4_print_geom(dev, &geom);
+	hot_min = (uint32_t)((uint64_t)geom.ngroups * 200 / 1000);
+	/*
+	 * Two directories in the hot region, one per creator, so that the
+	 * creates do not wait for each other on one directory's lock: made
+	 * with the reserve off, Orlov spreads them over the whole disk.
+	 */
+	for (i = 0, n = 0; n < 2 && i < 400; i++) {
+		snprintf(dirs[n], sizeof(dirs[n]), "%s/d%d", mnt, i);
+		if (mkdir(dirs[n], 0755) || stat(dirs[n], &st))
+			tap_bail("mkdir %s: %s", dirs[n], strerror(errno));
+		if (ino_group(&geom, st.st_ino) < hot_min)
+			n++;
+	}
+	if (n < 2)
+		tap_bail("%d directories made, %d in the hot region", i, n);
+	diag("%s and %s are in the hot region (%d directories made)",
+	     dirs[0], dirs[1], i);
+	snprintf(reserve, sizeof(reserve), "/sys/fs/ext4/%s/region_reserve",
+		 devname);
+	if (write_str(reserve, "1", 1))
+		tap_bail("cannot turn on %s", reserve);
+	a = spawn(permille_flipper, NULL, secs);
+	b = spawn(unhinted_creator, dirs[0], secs);
+	c = spawn(unhinted_creator, dirs[1], secs);
+	r0 = reap(a, "permille flipper", secs + 60);
+	r1 = reap(b, "unhinted creator 1", secs + 60);
+	r2 = reap(c, "unhinted creator 2", secs + 60);
+	write_str(reserve, "0", 1);
+	tap_ok(!r0, "hot_region_permille flipped between 200 and 201 for %d s",
+	       secs);
+	tap_ok(!r1 && !r2, "region_reserve=1, %u groups, middle almost "
+	       "empty: no unhinted file created meanwhile has its inode or "
+	       "data in the hot region", geom.ngroups);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode, *mnt;
@@ -288,7 +416,8 @@ int main(int argc, char **argv)
 	int secs, bad;
 
 	if (argc != 5 || atoi(argv[4]) <= 0) {
-		fprintf(stderr, "usage: %s mark|region DEV MNT SECONDS\n",
+		fprintf(stderr,
+			"usage: %s mark|region|recount DEV MNT SECONDS\n",
 			argv[0]);
 		return 2;
 	}
@@ -305,8 +434,10 @@ int main(int argc, char **argv)
 		mode_mark(mnt, secs);
 	else if (!strcmp(mode, "region"))
 		mode_region(mnt, secs);
+	else if (!strcmp(mode, "recount"))
+		mode_recount(argv[2], mnt, secs);
 	else
-		tap_bail("bad MODE '%s' (mark or region)", mode);
+		tap_bail("bad MODE '%s' (mark, region or recount)", mode);
 	bad = kmsg_bad();
 	tap_ok(bad == 0, "no ext4 error, warning, BUG or hung task in the "
 	       "kernel log (%d lines)", bad);
