@@ -15,7 +15,8 @@
 # What a shard needs (kernels, preload library, initramfs, root image) is
 # built first by make fstests-prep under a lock on build/.shard-worker.lock,
 # so two workers never extract or build into the tree at once (a worktree
-# whose build/ is a link to another checkout's shares that lock).
+# whose build/ is a link to another checkout's shares that lock); the
+# shard then runs with make fstests FSTESTS_PREP=, which builds nothing.
 # A shard that did not run whole (shard.sh exit 1: a timeout, a crash) is
 # not committed; its line goes to QUEUE.failed and the worker goes on.  A
 # line shard.sh refuses (exit 2) or a failed make puts the line back at the
@@ -72,12 +73,15 @@ while :; do
 	csv=$base.csv txt=$base.txt
 	start=$(date +%s)
 	# build what the shard needs under a lock on the build tree: two
-	# workers building at once would extract a kernel over each other
+	# workers building at once would extract a kernel over each other;
+	# then run it with FSTESTS_PREP= (empty), which builds nothing, so
+	# that no build runs outside the lock (even a kernel build with
+	# nothing to do rewrites include/generated/: two at once fail)
 	build=$top/build
 	mkdir -p "$build" || die "cannot make $build"
 	flock "$build/.shard-worker.lock" \
 		make -s fstests-prep GROUP="$GROUP" SHARD="$k/$n" MODE="$mode" &&
-		make -s fstests GROUP="$GROUP" SHARD="$k/$n" MODE="$mode"
+		make -s fstests FSTESTS_PREP= GROUP="$GROUP" SHARD="$k/$n" MODE="$mode"
 	rc=$?
 	if [ $rc != 0 ]; then
 		# make says 2 for any failed recipe: the shard's own facts tell

@@ -6,7 +6,8 @@
 # Checks: shards run in queue order and are committed with their counts;
 # the stop file ends the worker before the next shard; a shard that stopped
 # early goes to QUEUE.failed and is not committed; a failed make puts its
-# line back at the head of the queue and stops with make's status; a bad
+# line back at the head of the queue and stops with make's status; the
+# shard itself runs with FSTESTS_PREP= (no build outside the lock); a bad
 # line is left on the queue; a missing queue is refused.  Prints TAP.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,10 +28,11 @@ target= group= shard= mode=
 for a; do
 	case $a in
 	-s) ;;
+	FSTESTS_PREP=) target="$target(noprep)" ;;
 	GROUP=*) group=${a#GROUP=} ;;
 	SHARD=*) shard=${a#SHARD=} ;;
 	MODE=*) mode=${a#MODE=} ;;
-	*) target=$a ;;
+	*) target=$a$target ;;
 	esac
 done
 echo "$target $mode $shard" >> "$FAKE_LOG"
@@ -65,6 +67,8 @@ chk '[ "$(git log --format=%s -2 | tac | tr "\n" "|")" = "results/fstests: stock
 chk 'git ls-files results | grep -qx results/fstests/patched/shard-1-of-30.csv && [ -z "$(git status --porcelain)" ]' \
 	"the shard's CSV and facts are in the commit, nothing left over"
 chk '[ "$(grep -c "^fstests-prep" "$t/make.log")" = 2 ]' "make fstests-prep ran before each shard"
+chk '[ "$(cut -d" " -f1 "$t/make.log" | tr "\n" "|")" = "fstests-prep|fstests(noprep)|fstests-prep|fstests(noprep)|" ]' \
+	"each shard runs with FSTESTS_PREP= (it builds nothing outside the lock)"
 chk '! grep -q "[^[:space:]#]" <(grep -v "^#" "$t/q")' "the queue is empty but for its comment"
 
 printf 'stock 3/30\nstock 4/30\n' > "$t/q"
