@@ -103,14 +103,16 @@ $(BUILD)/.stamp-src-patched: $(BUILD)/.stamp-src-stock $(SERIES)
 	@touch $@
 
 # $(call kconfig,SRC,OUT[,MORE FRAGMENTS]): tinyconfig, then vm.config and
-# any further fragments merged in order; every =y line of each must stick.
+# any further fragments merged in order; every =y line of each must stick,
+# unless a later fragment turns it off ("# CONFIG_X is not set").
 define kconfig
 	@mkdir -p $(2)
 	@$(MAKE) -s -C $(1) O=$(2) tinyconfig >/dev/null
 	@cd $(1) && scripts/kconfig/merge_config.sh -m -O $(2) $(2)/.config $(KCONFIG_FRAGMENT) $(3) >/dev/null
 	@$(MAKE) -s -C $(1) O=$(2) olddefconfig >/dev/null
-	@for f in $(KCONFIG_FRAGMENT) $(3); do \
+	@set -- $(KCONFIG_FRAGMENT) $(3); for f; do shift; \
 		for o in $$(grep -v '^#' $$f | grep '=y$$'); do \
+			[ $$# -gt 0 ] && grep -qx "# $${o%=y} is not set" "$$@" && continue; \
 			grep -qx "$$o" $(2)/.config || { echo "kernel config: $$o from $$f did not stick" >&2; exit 1; }; \
 		done; \
 	done

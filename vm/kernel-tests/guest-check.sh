@@ -46,6 +46,10 @@
 #  vdb, -g 8192 -G 4: hc_scanorder (an unhinted allocation that misses its
 #    full goal group in the middle goes to the middle, not the hot region,
 #    with mb_max_linear_groups=0) | -
+#  vdb, -b 1024 -g 1024: hc_findcost (in a full hot region of 512 groups,
+#    a hinted create's group search passes fewer than 64 groups on
+#    average; counted by the function profiler: debug kernel only, a SKIP
+#    line elsewhere) | -
 #  vdb, -g 8192 -O fast_commit, commit=300: hc_replay write, shutdown
 #    (NOLOGFLUSH), umount, mount: hc_replay check (the files come back from
 #    the fast-commit log) | the same
@@ -88,7 +92,7 @@ export KERNEL_FLAVOUR="$FLAVOUR"
 # HC_SECTIONS="NAME ...": run only these sections of the suite (make
 # guest-check-debug's subset on the slow debug kernel); unset or empty:
 # all of them.  A section left out prints a SKIP line, never a pass.
-SECTIONS="place nonrot unpriv small fallback region scanorder move dirmark escape resize count writehint race replay otherfs openat2"
+SECTIONS="place nonrot unpriv small fallback region scanorder findcost move dirmark escape resize count writehint race replay otherfs openat2"
 for sec in ${HC_SECTIONS:-}; do
 	case " $SECTIONS " in
 	*" $sec "*) ;;
@@ -595,6 +599,21 @@ if [ "$FLAVOUR" = patched ] && section scanorder; then
 	if mkfs_ext4 "$VDB" -b 4096 -g 8192 -G 4 -m 0 && mnt "$VDB" /mnt/b; then
 		run hc_scanorder "$VDB" /mnt/b
 		umnt_fsck "$VDB" /mnt/b "scan order"
+	fi
+fi
+
+##### what a hinted create's group search costs in a full hot region
+##### (vdb: 1024 groups of 1 MiB; see hc_findcost.c; needs the function
+##### profiler, which only the debug kernel has: a SKIP line elsewhere)
+if [ "$FLAVOUR" = patched ] && section findcost; then
+	diag "=== group search cost in a full region on $VDB ==="
+	if [ ! -w /sys/kernel/tracing/function_profile_enabled ]; then
+		skip "hc_findcost" "no function profiler in this kernel: the debug kernel runs it"
+	elif ! set_rot "$VDB" 1; then
+		not_ok "$(rot "$VDB") could not be set to 1"
+	elif mkfs_ext4 "$VDB" -b 1024 -g 1024 -m 0 && mnt "$VDB" /mnt/b; then
+		run hc_findcost "$VDB" /mnt/b
+		umnt_fsck "$VDB" /mnt/b "group search cost"
 	fi
 fi
 

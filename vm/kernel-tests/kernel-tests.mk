@@ -45,7 +45,7 @@ GUEST_HDRS    := $(GUEST_SRC)/hotcold_test.h $(addprefix $(TOP)/vm/lib/,tap.h \
 
 GUEST_PROGS   := hc_place hc_abi hc_unpriv hc_fallback hc_trace hc_otherfs \
 		 hc_sbdump hc_region hc_dirmark hc_race hc_fuse hc_resize hc_count \
-		 hc_writehint hc_replay hc_scanorder
+		 hc_writehint hc_replay hc_scanorder hc_findcost
 GUEST_SCRIPTS := guest-check.sh guest-kmsg.sh
 GUEST_TARGETS := $(addprefix $(GUEST_BIN)/,$(GUEST_PROGS) $(GUEST_SCRIPTS) tap.sh) \
 		 $(GUEST_BIN)/openat2/.built $(GUEST_BIN)/ext4-selftests/hotcold_test \
@@ -133,12 +133,14 @@ guest-check-stock: kernel-stock guest-tests vm-initramfs
 # times slower, and make check may grow by about 12 minutes at most, so the
 # debug tier runs the sections that exercise the series' locking: the
 # mballoc region lists and free totals (fallback, region, move), the
-# lists' part order after a relist (scanorder), the system.hotcold setter and directory marks (dirmark, escape, race), the
-# recount after a resize (resize), the hint counters (count) and the
-# fast-commit replay at mount (replay).  Left out:
+# lists' part order after a relist (scanorder), the system.hotcold setter
+# and directory marks (dirmark, escape, race), the recount after a resize
+# (resize), the hint counters (count) and the fast-commit replay at mount
+# (replay); and the group search's cost in a full region (findcost), which
+# needs the function profiler that only this kernel has.  Left out:
 # place, nonrot, unpriv (and FUSE), small, otherfs, openat2; each prints a
 # SKIP line.  make guest-check-debug DEBUG_SECTIONS= runs the whole suite.
-DEBUG_SECTIONS ?= fallback region move dirmark escape resize count writehint race scanorder replay
+DEBUG_SECTIONS ?= fallback region move dirmark escape resize count writehint race scanorder findcost replay
 DEBUG_APPEND := printk.devkmsg=on rcupdate.rcu_cpu_stall_timeout=120
 guest-check-debug: kernel-debug guest-tests vm-initramfs
 	@$(GUEST_SRC)/guest-check-debug.sh $(GUEST_OUT)/debug \
