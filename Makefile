@@ -4,7 +4,11 @@
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
-BUILD := $(TOP)/build
+# build/ by its physical path: a worktree whose build/ is a link to another
+# checkout's (vm/fstests/shard-worker.sh) then builds the same trees by the
+# same paths as that checkout does.  By another path, kbuild's command lines
+# change: objtool is rebuilt, and with it every object of the kernel.
+BUILD := $(or $(realpath $(TOP)/build),$(TOP)/build)
 NPROC := $(shell nproc)
 JOBS ?= $(NPROC)
 V ?= 0
@@ -29,10 +33,10 @@ BZIMAGE_PATCHED := $(KOUT_PATCHED)/arch/x86/boot/bzImage
 BZIMAGE_STOCK := $(KOUT_STOCK)/arch/x86/boot/bzImage
 BZIMAGE_DEBUG := $(KOUT_DEBUG)/arch/x86/boot/bzImage
 
-# ccache keyed on paths relative to the checkout, so that a clone in another
-# folder (CI's) reuses what an earlier build compiled.
+# ccache keyed on paths relative to the folder that holds build/, so that a
+# clone in another folder (CI's) reuses what an earlier build compiled.
 export CCACHE_MAXSIZE ?= 8G
-export CCACHE_BASEDIR := $(TOP)
+export CCACHE_BASEDIR := $(abspath $(BUILD)/..)
 export CCACHE_NOHASHDIR := 1
 
 # The test tiers: every .mk adds its test targets to one of them.
