@@ -75,7 +75,6 @@ static long long profiled_hits(void)
 }
 
 struct punch {
-	int fd;
 	uint32_t hot_end;
 	unsigned char *done;	/* groups already holed */
 	unsigned int holes, failed;
