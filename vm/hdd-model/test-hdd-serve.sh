@@ -16,6 +16,16 @@ timeout 20 qemu-io -f raw "nbd+unix:///?socket=$sock" \
     -c 'write -P 0x55 1M 64k' -c 'read -P 0x55 1M 64k' >"$tmp/out" ||
     { cat "$tmp/out"; fail "qemu-io through the socket failed"; }
 kill -9 "$(cat "$pid")"
+# SIGKILL takes effect when the process next runs, which on a loaded host
+# can be after serve.sh's "already running" check below: wait (10 s at
+# most) until it is gone or a zombie, as serve.sh counts it
+n=0
+while kill -0 "$(cat "$pid")" 2>/dev/null &&
+    ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$(cat "$pid")/stat" 2>/dev/null; do
+    n=$((n + 1))
+    [ $n -le 100 ] || fail "nbdkit (pid $(cat "$pid")) still running 10 s after kill -9"
+    sleep 0.1
+done
 lines=$(grep -c -E '^[0-9.]+,[0-9.]+,[0-9.]+,2048,128,(read|write),' \
     "$tmp/trace.csv" || true)
 [ "$lines" -eq 2 ] || { cat "$tmp/trace.csv"; fail "trace lost after kill -9"; }
