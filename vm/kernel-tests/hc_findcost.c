@@ -43,14 +43,6 @@
 static struct ext4_geom G;
 static const char *devname;
 
-static int sysfs_set(const char *name, const char *v)
-{
-	char p[128];
-
-	snprintf(p, sizeof(p), "/sys/fs/ext4/%s/%s", devname, name);
-	return write_str(p, v, 1);
-}
-
 /* the calls of the profiled functions, summed over the CPUs' tables */
 static long long profiled_hits(void)
 {
@@ -150,7 +142,7 @@ int main(int argc, char **argv)
 		tap_bail("want 1024 groups of 1024 blocks (-b 1024 -g 1024 on "
 			 "1 GiB), got %u of %u", G.ngroups, G.blocks_per_group);
 	permille = read_counter(devname, "hot_region_permille");
-	if (permille < 0 || sysfs_set("hot_region_permille", "500"))
+	if (permille < 0 || write_knob(devname, "hot_region_permille", "500"))
 		tap_bail("cannot write hot_region_permille of %s", devname);
 	hot_end = G.ngroups / 2;
 
@@ -231,7 +223,7 @@ int main(int argc, char **argv)
 	       CREATES, (double)hits / CREATES, hot_end);
 
 	snprintf(p, sizeof(p), "%lld", permille);
-	if (sysfs_set("hot_region_permille", p))
+	if (write_knob(devname, "hot_region_permille", p))
 		tap_bail("cannot restore hot_region_permille of %s", devname);
 	return tap_exit();
 }

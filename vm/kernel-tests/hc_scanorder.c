@@ -40,14 +40,6 @@
 static struct ext4_geom G;
 static const char *devname;
 
-static int sysfs_set(const char *name, const char *v)
-{
-	char p[128];
-
-	snprintf(p, sizeof(p), "/sys/fs/ext4/%s/%s", devname, name);
-	return write_str(p, v, 1);
-}
-
 static long long sysfs_get(const char *name)
 {
 	return read_counter(devname, name);
@@ -158,7 +150,7 @@ int main(int argc, char **argv)
 	       "in [16,22)", fg, dg);
 
 	/* 2. fill [16,32) with cold files until one spills */
-	tap_ok(!sysfs_set("cold_region_permille", "500"),
+	tap_ok(!write_knob(devname, "cold_region_permille", "500"),
 	       "cold_region_permille=500: cold region [16,32)");
 	spilled0 = sysfs_get("hint_clusters_spilled");
 	for (n = 0; n < 200; n++) {
@@ -173,7 +165,7 @@ int main(int argc, char **argv)
 	       sysfs_get("hint_clusters_spilled") - spilled0);
 
 	/* 3. back to a third; a hinted create relists the groups */
-	tap_ok(!sysfs_set("cold_region_permille", "333"),
+	tap_ok(!write_knob(devname, "cold_region_permille", "333"),
 	       "cold_region_permille=333: cold region [22,32) again");
 	snprintf(p, sizeof(p), "%s/relist", argv[2]);
 	tap_ok(!write_file(p, O_COLD, 0), "an empty O_COLD create after the "
@@ -197,8 +189,8 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	tap_ok(n > 0, "read %s (%d bytes): every group's buddy loaded", p, n);
-	ok = !sysfs_set("mb_max_linear_groups", "0") &&
-	     !sysfs_set("mb_group_prealloc", "8192");
+	ok = !write_knob(devname, "mb_max_linear_groups", "0") &&
+	     !write_knob(devname, "mb_group_prealloc", "8192");
 	tap_ok(ok, "mb_max_linear_groups=0, mb_group_prealloc=8192");
 	if (trace_on(1))
 		tap_bail("cannot enable ext4_mballoc_alloc/prealloc in %s", EVDIR);
@@ -221,9 +213,9 @@ int main(int argc, char **argv)
 	       eg.min_group, eg.max_group, hot_end(&G));
 
 	snprintf(p, sizeof(p), "%lld", lin0);
-	ok = !sysfs_set("mb_max_linear_groups", p);
+	ok = !write_knob(devname, "mb_max_linear_groups", p);
 	snprintf(p, sizeof(p), "%lld", pre0);
-	ok &= !sysfs_set("mb_group_prealloc", p);
+	ok &= !write_knob(devname, "mb_group_prealloc", p);
 	tap_ok(ok, "tunables restored");
 	return tap_exit();
 }

@@ -440,6 +440,16 @@ static HC_UNUSED int write_str(const char *path, const char *s, int trunc)
 	return 0;
 }
 
+/* Write @s to /sys/fs/ext4/@devname/@name (write_str()); returns 0 or -1. */
+static HC_UNUSED int write_knob(const char *devname, const char *name,
+				const char *s)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%s/%s", devname, name);
+	return write_str(path, s, 1);
+}
+
 /* Write size bytes (in chunks of up to 1 MiB) and fsync. */
 static HC_UNUSED int write_fill(int fd, size_t size, unsigned char seed)
 {
