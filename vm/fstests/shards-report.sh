@@ -76,6 +76,15 @@ cur=$(series_tree)
 (cd "$top" && git log --format=%h -n 300 -- kernel-patches | while read -r c; do echo "$(git rev-parse "$c:kernel-patches" | cut -c1-12) $c"; done) |
 	awk '!seen[$1]++' >"$tmp/trees"
 tree_commit() { awk -v t="$1" '$1 == t { print $2; f = 1; exit } END { if (!f) print "a commit not on this branch" }' "$tmp/trees"; }
+# What builds the patched kernel: the patches (not the cover letter) and
+# vm.config.  A tree of kernel-patches/ that differs from the current one
+# only in other files (the compile test, checkpatch's ignore list, the
+# debug kernel's fragment) ran the same kernel: its results are current.
+kernel_inputs() { # $1: a tree of kernel-patches/
+	(cd "$top" && git ls-tree "$1" | awk '($4 ~ /^[0-9][0-9][0-9][0-9]-.*\.patch$/ && $4 != "0000-cover-letter.patch") || $4 == "vm.config"' | git mktree)
+}
+cur_kin=$(kernel_inputs "$cur")
+{ echo "$cur"; while read -r t c; do [ "$(kernel_inputs "$t")" = "$cur_kin" ] && echo "$t"; done <"$tmp/trees"; } >"$tmp/same"
 commit=$(cd "$top" && git rev-parse --short=12 HEAD)
 dirty=""
 [ -n "$(cd "$top" && git status --porcelain -- . ':!results' 2>/dev/null)" ] && dirty=" (with uncommitted changes)"
@@ -140,11 +149,15 @@ echo
 echo "## Series"
 echo
 echo "The current series (\`kernel-patches/\` as checked out): tree $cur ($(tree_commit "$cur"))."
+echo "Results from a tree of \`kernel-patches/\` that differs from it only in files that do not"
+echo "build the patched kernel (anything but the patches 0001- on and vm.config) count as current:"
+echo "$(grep -vx "$cur" "$tmp/same" | sort -u | xargs)" | sed 's/^$/(none)/; s/^/trees with the same kernel: /'
+
 old=0
 for m in $modes; do
 	[ "$m" = stock ] && continue
-	awk -F'\t' -v m="$m" -v cur="patched@$cur" '$1 == m && $6 != cur { c[$6]++; s[$6, $9] = 1 } END {
-		for (k in c) { sh = ""; for (x in s) { split(x, p, SUBSEP); if (p[1] == k) { f = p[2]; sub(/.*\//, "", f); sub(/\.csv$/, "", f); sh = sh " " f } } print k "\t" c[k] "\t" sh } }' "$tmp/latest" >"$tmp/old-$m"
+	awk -F'\t' -v m="$m" 'NR == FNR { same["patched@" $1] = 1; next } $1 == m && !($6 in same) { c[$6]++; s[$6, $9] = 1 } END {
+		for (k in c) { sh = ""; for (x in s) { split(x, p, SUBSEP); if (p[1] == k) { f = p[2]; sub(/.*\//, "", f); sub(/\.csv$/, "", f); sh = sh " " f } } print k "\t" c[k] "\t" sh } }' "$tmp/same" "$tmp/latest" >"$tmp/old-$m"
 	while IFS=$'\t' read -r k c sh; do
 		old=1
 		echo
