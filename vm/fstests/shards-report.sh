@@ -84,7 +84,7 @@ kernel_inputs() { # $1: a tree of kernel-patches/
 	(cd "$top" && git ls-tree "$1" | awk '($4 ~ /^[0-9][0-9][0-9][0-9]-.*\.patch$/ && $4 != "0000-cover-letter.patch") || $4 == "vm.config"' | git mktree)
 }
 cur_kin=$(kernel_inputs "$cur")
-{ echo "$cur"; while read -r t c; do [ "$(kernel_inputs "$t")" = "$cur_kin" ] && echo "$t"; done <"$tmp/trees"; } >"$tmp/same"
+{ echo "$cur"; while read -r t c; do if [ "$(kernel_inputs "$t")" = "$cur_kin" ]; then echo "$t"; fi; done <"$tmp/trees"; } >"$tmp/same"
 commit=$(cd "$top" && git rev-parse --short=12 HEAD)
 dirty=""
 [ -n "$(cd "$top" && git status --porcelain -- . ':!results' 2>/dev/null)" ] && dirty=" (with uncommitted changes)"
