@@ -6,7 +6,7 @@
 #   make fstests [GROUP=quick] [KERNEL=patched|stock|both] [HINT="none hot cold"]
 #                [TESTS="generic/001 ext4/001 ..."] [EXCLUDE="..."]
 #       runs vm/fstests/run.sh into $(BUILD)/fstests/run/, report.md there
-#   make fstests GROUP=quick SHARD=K/N MODE=stock|patched|patched-hot
+#   make fstests GROUP=quick SHARD=K/N MODE=stock|patched|patched-hot|patched-colddir
 #       the K-th of N fixed slices of the group in each MODE given (one guest
 #       after another; vm/fstests/shard.sh), its CSV to results/fstests/MODE/
 #   make fstests-report   results/fstests/RESULTS.md from the shard CSVs there
@@ -37,7 +37,7 @@ endif
 FSTESTS_ENV = PATCHED_BZIMAGE=$(BZIMAGE_PATCHED) STOCK_BZIMAGE=$(BZIMAGE_STOCK) \
 	PRELOAD_SO=$(PRELOAD_SO) ROOTFS=$(FSTESTS_OUT)/rootfs.img BUILD=$(BUILD)
 
-.PHONY: fstests fstests-prep fstests-rootfs fstests-check fstests-report fstests-worker-check
+.PHONY: fstests fstests-prep fstests-rootfs fstests-check fstests-report fstests-worker-check fstests-report-check
 
 fstests-rootfs: | $(BUILD)/.stamp-deps
 	@$(FSTESTS_DIR)/mkrootfs.sh $(FSTESTS_OUT) >/dev/null
@@ -68,12 +68,16 @@ fstests-report:
 fstests-worker-check:
 	@$(FSTESTS_DIR)/test-shard-worker.sh
 
+# shards-report.sh on made-up shard results, no guest (host tier of make check)
+fstests-report-check:
+	@$(FSTESTS_DIR)/test-shards-report.sh
+
 fstests-check: kernel-patched kernel-stock $(PRELOAD_SO) vm-initramfs fstests-rootfs
 	@$(FSTESTS_ENV) $(FSTESTS_DIR)/fstests-check.sh $(FSTESTS_OUT)/check
 
 HELP_LINES += "fstests              fstests on ext4 in guests: GROUP=quick KERNEL=patched|stock|both HINT='none hot cold' TESTS='generic/001 ...'"
 CHECK_GUEST_TARGETS += fstests-check
-CHECK_HOST_TARGETS += fstests-worker-check
-HELP_LINES += "fstests SHARD=K/N    the K-th of N slices of GROUP in MODE=stock|patched|patched-hot, to results/fstests/"
+CHECK_HOST_TARGETS += fstests-worker-check fstests-report-check
+HELP_LINES += "fstests SHARD=K/N    the K-th of N slices of GROUP in MODE=stock|patched|patched-hot|patched-colddir, to results/fstests/"
 HELP_LINES += "fstests-report       results/fstests/RESULTS.md from the shard CSVs"
 HELP_LINES += "fstests-check        the short fstests list: patched unhinted and HOTCOLD=hot vs stock (TAP)"

@@ -13,6 +13,10 @@
 #   TESTS      tests to run (e.g. "generic/001 ext4/001"), or
 #   GROUP      a group (e.g. quick); TESTS wins when both are set
 #   EXCLUDE    tests to leave out (check -e)
+#   DIRMARK    none|hot|cold: with hot or cold, TEST_DIR's root directory
+#              carries the directory mark (system.hotcold, patch 12) before
+#              check starts, so that what the tests create under TEST_DIR
+#              is hinted with it (SCRATCH_DEV, made anew by the tests, is not)
 #   MOUNT_OPTIONS  extra ext4 mount options (e.g. region_reserve=1) for TEST_DEV
 #              and SCRATCH_DEV: fstests' EXT_MOUNT_OPTIONS, which its ext4
 #              MOUNT_OPTIONS and TEST_FS_MOUNT_OPTS both carry
@@ -20,7 +24,7 @@
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 here=$(cd "$(dirname "$0")" && pwd)
-FLAVOUR=${FLAVOUR:-unknown} HINT=${HINT:-none}
+FLAVOUR=${FLAVOUR:-unknown} HINT=${HINT:-none} DIRMARK=${DIRMARK:-none}
 # fstests reads MOUNT_OPTIONS from the environment too, and a set one
 # stands in for its own "-o acl,user_xattr $EXT_MOUNT_OPTIONS": keep ours
 # under another name and take it out of the environment check inherits
@@ -38,6 +42,7 @@ keep() { # NAME FILE: FILE for the host, as /out/NAME (a missing FILE: none)
 [ -d /out ] && [ -w /out ] || die "no writable /out: boot with vm/runner/run --out DIR"
 for d in "$TEST_DEV" "$SCRATCH_DEV"; do [ -b "$d" ] || die "no block device $d"; done
 case $HINT in none|hot|cold) ;; *) die "HINT='$HINT': use none, hot or cold" ;; esac
+case $DIRMARK in none|hot|cold) ;; *) die "DIRMARK='$DIRMARK': use none, hot or cold" ;; esac
 case $mntopts in *[!a-z0-9_=,.-]*) die "MOUNT_OPTIONS='$mntopts': only options like region_reserve=1" ;; esac
 preload=""
 if [ "$HINT" != none ]; then
@@ -63,7 +68,7 @@ fi
 
 hostname fstests 2>/dev/null
 {
-	echo "kernel $(uname -r) flavour $FLAVOUR hint $HINT"
+	echo "kernel $(uname -r) flavour $FLAVOUR hint $HINT dirmark $DIRMARK"
 	echo "mount_options ${mntopts:-(defaults)}"
 	for d in "$TEST_DEV" "$SCRATCH_DEV"; do
 		b=$(basename "$d")
@@ -100,6 +105,22 @@ if mount -t ext4 -o "acl,user_xattr${mntopts:+,$mntopts}" "$TEST_DEV" /mnt/test;
 	umount /mnt/test
 else
 	die "mount -o acl,user_xattr${mntopts:+,$mntopts} $TEST_DEV failed: the kernel refuses the options"
+fi
+# The directory mark on TEST_DIR's root: set, read back, and shown to work
+# (a file created there is hinted: its own system.hotcold says so) before
+# check runs; a kernel without directory marks refuses the attribute.
+if [ "$DIRMARK" != none ]; then
+	mount -t ext4 -o "acl,user_xattr${mntopts:+,$mntopts}" "$TEST_DEV" /mnt/test || die "mount $TEST_DEV to mark it failed"
+	setfattr -n system.hotcold -v "$DIRMARK" /mnt/test ||
+		{ umount /mnt/test; die "setfattr -n system.hotcold -v $DIRMARK on TEST_DIR failed: a kernel without the series' directory marks?"; }
+	got=$(getfattr --absolute-names --only-values -n system.hotcold /mnt/test 2>/dev/null)
+	: >/mnt/test/.dirmark-probe
+	probe=$(getfattr --absolute-names --only-values -n system.hotcold /mnt/test/.dirmark-probe 2>/dev/null)
+	rm -f /mnt/test/.dirmark-probe
+	umount /mnt/test
+	[ "$got" = "$DIRMARK" ] || die "TEST_DIR's system.hotcold reads '$got' after setting it to $DIRMARK"
+	[ "$probe" = "$DIRMARK" ] || die "a file created in TEST_DIR marked $DIRMARK carries system.hotcold '$probe', not the mark's hint"
+	echo "test_dir_mark $DIRMARK" >>/tmp/env.txt
 fi
 
 # Every hinted create is one ext4_hotcold_alloc event (patched kernel only):

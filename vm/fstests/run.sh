@@ -35,6 +35,8 @@
 #   FSTESTS_GUESTS   modes run at once, one guest each (default 1)
 #   FSTESTS_MOUNT_OPTIONS  extra ext4 mount options for TEST_DEV and SCRATCH_DEV
 #                    (e.g. region_reserve=1; the guest sets fstests' EXT_MOUNT_OPTIONS)
+#   FSTESTS_DIRMARK  none (default), hot or cold: on the patched kernel, TEST_DIR's
+#                    root directory is marked so (system.hotcold) before check runs
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -51,12 +53,14 @@ PATCHED_BZIMAGE=${PATCHED_BZIMAGE:-$build/kbuild-patched/arch/x86/boot/bzImage}
 STOCK_BZIMAGE=${STOCK_BZIMAGE:-$build/kbuild-stock/arch/x86/boot/bzImage}
 disk=${FSTESTS_DISK:-plain} size=${FSTESTS_DISK_SIZE:-8G}
 mntopts=${FSTESTS_MOUNT_OPTIONS:-}
+dirmark=${FSTESTS_DIRMARK:-none}
 export VM_MEM=${VM_MEM:-2048}
 
 case $KERNEL in patched) kernels=patched ;; stock) kernels=stock ;; both) kernels="patched stock" ;;
 	*) die "KERNEL='$KERNEL': use patched, stock or both" ;; esac
 for h in $HINT; do case $h in none|hot|cold) ;; *) die "HINT='$HINT': a list of none, hot, cold" ;; esac; done
 [ -n "$HINT" ] || die "HINT is empty: give none, hot and/or cold"
+case $dirmark in none|hot|cold) ;; *) die "FSTESTS_DIRMARK='$dirmark': use none, hot or cold" ;; esac
 case $disk in plain|hdd) ;; *) die "FSTESTS_DISK='$disk': use plain or hdd" ;; esac
 case $size in *[!0-9KMGT]*|'') die "FSTESTS_DISK_SIZE='$size': give a size like 8G" ;; esac
 for t in $TESTS; do case $t in */[0-9]*) ;; *) die "TESTS: '$t' is not a test name like generic/001" ;; esac; done
@@ -119,14 +123,14 @@ xunit_tsv() {
 # run_mode KERNEL HINT: one guest, its files in OUTDIR/KERNEL-HINT/; its
 # exit status in OUTDIR/KERNEL-HINT/status
 run_mode() {
-	local k=$1 h=$2 bz=$PATCHED_BZIMAGE m=$out/$1-$2 st t0 t1
-	[ "$k" = stock ] && bz=$STOCK_BZIMAGE
+	local k=$1 h=$2 bz=$PATCHED_BZIMAGE m=$out/$1-$2 st t0 t1 dm=$dirmark
+	[ "$k" = stock ] && bz=$STOCK_BZIMAGE dm=none
 	rm -rf "$m" && mkdir -p "$m"
-	echo "fstests: $k kernel, hint $h, ${mntopts:+mount options $mntopts, }${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
+	echo "fstests: $k kernel, hint $h, ${mntopts:+mount options $mntopts, }$([ $dm != none ] && echo "TEST_DIR marked $dm, ")${TESTS:+$ntests tests}${GROUP:+group $GROUP} ($(date +%T); guest limit ${timeout}s)" >&2
 	t0=$(date +%s)
 	GUEST_NICE=19 guest_run "fstests: $k-$h" "$m" "$k" --kernel "$bz" --timeout "$timeout" "${disk_args[@]}" \
 		--rootfs "$ROOTFS" --initrd-extra "$extra" -- \
-		"FLAVOUR=$k HINT=$h TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' MOUNT_OPTIONS='$mntopts' bash /initrd/fstests/guest.sh"
+		"FLAVOUR=$k HINT=$h DIRMARK=$dm TESTS='$TESTS' GROUP='$GROUP' EXCLUDE='$EXCLUDE' MOUNT_OPTIONS='$mntopts' bash /initrd/fstests/guest.sh"
 	st=$?
 	t1=$(date +%s)
 	echo "$((t1 - t0))" >"$m/seconds"

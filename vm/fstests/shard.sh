@@ -14,6 +14,9 @@
 #                       preload library with HOTCOLD=hot (every create hinted
 #                       hot), TEST_DEV and SCRATCH_DEV mounted with
 #                       region_reserve=1
+#          patched-colddir  the patched kernel, unhinted, TEST_DIR's root
+#                       directory marked cold (system.hotcold, patch 12):
+#                       what the tests create under TEST_DIR is hinted cold
 #   K/N    the K-th (1..N) of N slices
 # Writes RESULTS_DIR/MODE/shard-K-of-N.csv, one row per test:
 #   test,mode,result,reason,seconds,kernel,fstests,finished
@@ -39,7 +42,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 die() { echo "fstests shard: $*" >&2; exit 2; }
-usage="usage: vm/fstests/shard.sh stock|patched|patched-hot K/N"
+usage="usage: vm/fstests/shard.sh stock|patched|patched-hot|patched-colddir K/N"
 
 checkonly=0
 [ "${1:-}" = --check ] && { checkonly=1; shift; }
@@ -54,13 +57,14 @@ case $shard in
 esac
 k=${shard%/*} n=${shard#*/}
 [ "$k" -le "$n" ] || die "SHARD='$shard': K ($k) is larger than N ($n); give 1 <= K <= N"
-[ -n "$mode" ] || die "no MODE: give stock, patched or patched-hot ($usage)"
+[ -n "$mode" ] || die "no MODE: give stock, patched, patched-hot or patched-colddir ($usage)"
 for m in $mode; do
 	case $m in
-	stock) kernel=stock hint=none mntopts="" ;;
-	patched) kernel=patched hint=none mntopts="" ;;
-	patched-hot) kernel=patched hint=hot mntopts=region_reserve=1 ;;
-	*) die "MODE='$m': use stock, patched or patched-hot ($usage)" ;;
+	stock) kernel=stock hint=none mntopts="" dirmark=none ;;
+	patched) kernel=patched hint=none mntopts="" dirmark=none ;;
+	patched-hot) kernel=patched hint=hot mntopts=region_reserve=1 dirmark=none ;;
+	patched-colddir) kernel=patched hint=none mntopts="" dirmark=cold ;;
+	*) die "MODE='$m': use stock, patched, patched-hot or patched-colddir ($usage)" ;;
 	esac
 done
 case $failbytes in ''|*[!0-9]*) die "FSTESTS_FAIL_BYTES='$failbytes' is not a number of bytes" ;; esac
@@ -110,7 +114,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 echo "fstests shard: $mode $k/$n of group $GROUP: $ntests tests ($started; host load $load)" >&2
 t0=$(date +%s)
-KERNEL=$kernel HINT=$hint TESTS="$tests" GROUP="" EXCLUDE="" FSTESTS_MOUNT_OPTIONS=$mntopts \
+KERNEL=$kernel HINT=$hint TESTS="$tests" GROUP="" EXCLUDE="" FSTESTS_MOUNT_OPTIONS=$mntopts FSTESTS_DIRMARK=$dirmark \
 	FSTESTS_TIMEOUT=${FSTESTS_TIMEOUT:-$((3600 + 120 * ntests))} \
 	"$here/run.sh" "$work"
 rs=$?
@@ -183,6 +187,14 @@ reported=$(wc -l <"$m/results.tsv")
 	echo "kernel_release $(sed -n 's/\r$//; s/^kernel \([^ ]*\) flavour.*/\1/p' "$envf" | head -n 1)"
 	echo "mount_options ${mntopts:-(defaults)}"
 	echo "test_mount $(sed -n 's/^test_mount //p' "$m/env.txt" 2>/dev/null)"
+	[ $dirmark != none ] && echo "test_dir_mark $(sed -n 's/^test_dir_mark //p' "$m/env.txt" 2>/dev/null)"
+	# the hinted creates the guest traced (ext4_hotcold_alloc, patched
+	# kernel): "DEV REQ OUTCOME COUNT" a line, vda TEST_DEV, vdb SCRATCH_DEV
+	if [ -s "$m/hint-events.txt" ]; then
+		awk '$1 == "alloc" { printf "%s%s %s %s %s", s, $2, $3, $4, $5; s = "; " }
+			$1 == "spill" { printf "%s%s spill - %s", s, $2, $5; s = "; " }
+			$1 == "lost" { printf "%slost - - %s", s, $5; s = "; " } END { print "" }' "$m/hint-events.txt" | sed 's/^/hint_events /'
+	fi
 	echo "fstests $fver"
 	echo "commit $commit"
 	echo "host_load_at_start $load"

@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # the modes, in this order, then any other folder with shard CSVs
 modes=""
-for m in stock patched patched-hot $(cd "$res" && ls -d */ 2>/dev/null | tr -d / | LC_ALL=C sort); do
+for m in stock patched patched-hot patched-colddir $(cd "$res" && ls -d */ 2>/dev/null | tr -d / | LC_ALL=C sort); do
 	case " $modes " in *" $m "*) continue ;; esac
 	ls "$res/$m"/shard-*-of-*.csv >/dev/null 2>&1 && modes="$modes $m"
 done
@@ -114,7 +114,10 @@ echo "ext4; the guest kernel is tinyconfig plus \`kernel-patches/vm.config\`. A 
 echo "\`make fstests GROUP=$group SHARD=K/N MODE=...\`: the tests whose name hashes to K (a polynomial"
 echo "hash of the name, mod N), so adding a test to the group moves no other. Modes: \`stock\` the unpatched"
 echo "kernel; \`patched\` the series, unhinted; \`patched-hot\` the series with every create hinted"
-echo "hot (the preload library) and both filesystems mounted with \`region_reserve=1\`."
+echo "hot (the preload library) and both filesystems mounted with \`region_reserve=1\`; \`patched-colddir\`"
+echo "the series, unhinted, with TEST_DIR's root directory marked cold (\`system.hotcold\`, the directory"
+echo "mark) before check runs, so that what the tests create under TEST_DIR is hinted cold (the issue's"
+echo "fourth mode: it runs once the preload mode passes, and is not needed for the group to be covered)."
 echo
 
 echo "## Counts"
@@ -144,6 +147,36 @@ echo "the tests' own time is fstests' per-test seconds, summed (notrun tests tak
 echo "A partial shard's guest stopped before check ended (a timeout, a hung test): its tests that"
 echo "finished count, the rest are not yet run. Per-shard facts (start, host load, kernel release,"
 echo "commit, the test running when a guest stopped) are in \`$rel/MODE/shard-K-of-N.txt\`."
+echo
+
+echo "## Hints in play"
+echo
+echo "A hinted mode passing says little unless hints were given: each shard's guest traces every hinted"
+echo "create (ext4_hotcold_alloc: device, hint asked for, outcome) and its \`.txt\` keeps the counts"
+echo "(\`hint_events\`; vda is TEST_DEV, vdb SCRATCH_DEV). Summed over the shards that kept them:"
+echo
+nh=0
+for m in $modes; do
+	[ "$m" = stock ] && continue
+	txts=$(ls "$res/$m"/shard-*-of-*.txt 2>/dev/null)
+	[ -n "$txts" ] || continue
+	nh=$((nh + 1))
+	# shellcheck disable=SC2086
+	shards=$(echo $txts | wc -w)
+	# shellcheck disable=SC2086
+	kept=$(awk '/^hint_events / { n++ } END { print n + 0 }' $txts)
+	if [ "$kept" = 0 ]; then
+		echo "- $m: none of its $shards shards kept the counts (they ran before shards kept them)"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	sed -n 's/^hint_events //p' $txts | tr ';' '\n' | awk '
+		NF == 4 { if ($1 == "lost") lost += $4; else c[$1 " " $2 " " $3] += $4 }
+		END { for (k in c) print k " " c[k]; print "~lost " lost + 0 }' | LC_ALL=C sort >"$tmp/hints"
+	ev=$(grep -v '^~lost ' "$tmp/hints" | paste -sd, | sed 's/,/, /g')
+	echo "- $m ($kept of $shards shards kept the counts): ${ev:-no hinted create}; trace events lost: $(sed -n 's/^~lost //p' "$tmp/hints")"
+done
+[ $nh = 0 ] && echo "- no patched mode has a shard yet"
 echo
 
 echo "## Series"
@@ -285,7 +318,7 @@ echo
 echo "## Not yet run"
 echo
 # the shards still to run, for each N a mode has shards of
-for m in stock patched patched-hot; do
+for m in stock patched patched-hot $(case " $modes " in *" patched-colddir "*) echo patched-colddir ;; esac); do
 	ns=$(ls "$res/$m"/shard-*-of-*.csv 2>/dev/null | sed 's/.*-of-\([0-9]*\)\.csv$/\1/' | sort -un) || true
 	[ -n "$ns" ] || ns=$(ls "$res"/*/shard-*-of-*.csv 2>/dev/null | sed 's/.*-of-\([0-9]*\)\.csv$/\1/' | sort -un) || true
 	for n in $ns; do
