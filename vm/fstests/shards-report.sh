@@ -173,7 +173,7 @@ for m in $modes; do
 	sed -n 's/^hint_events //p' $txts | tr ';' '\n' | awk '
 		NF == 4 { if ($1 == "lost") lost += $4; else c[$1 " " $2 " " $3] += $4 }
 		END { for (k in c) print k " " c[k]; print "~lost " lost + 0 }' | LC_ALL=C sort >"$tmp/hints"
-	ev=$(grep -v '^~lost ' "$tmp/hints" | paste -sd, | sed 's/,/, /g')
+	ev=$(awk '$1 != "~lost"' "$tmp/hints" | paste -sd, | sed 's/,/, /g')
 	echo "- $m ($kept of $shards shards kept the counts): ${ev:-no hinted create}; trace events lost: $(sed -n 's/^~lost //p' "$tmp/hints")"
 done
 [ $nh = 0 ] && echo "- no patched mode has a shard yet"

@@ -57,6 +57,9 @@ generic/004,notrun,this test requires a valid $SCRATCH_LOGDEV
 EOF
 mkdir -p "$t/res/patched/shard-1-of-30"
 echo "--- the made-up diff of generic/002" >"$t/res/patched/shard-1-of-30/generic-002.txt"
+shard patched 2 "patched@$cur" yes "lost - - 0" <<'EOF'
+generic/003,pass,
+EOF
 shard patched-hot 1 "patched@$cur" yes "vda hot honoured 100; vdb hot honoured 20; vdb spill - 3; lost - - 2" <<'EOF'
 generic/001,pass,
 EOF
@@ -82,13 +85,18 @@ chk 'sect "Series" | grep -q "patched-hot: 1 results come from an older series.*
 chk '! sect "Series" | grep -q "\*\*patched: "' "results from the current series are not flagged"
 chk 'sect "Hints in play" | grep -qx -- "- patched-hot (2 of 2 shards kept the counts): vda hot honoured 105, vdb hot honoured 20, vdb spill - 3; trace events lost: 2"' \
 	"the hinted creates the shards kept are summed per device, hint and outcome"
-chk 'sect "Hints in play" | grep -qx -- "- patched: none of its 1 shards kept the counts (they ran before shards kept them)"' \
-	"a mode whose shards kept no counts says so, not zero"
+chk 'sect "Hints in play" | grep -qx -- "- patched (1 of 2 shards kept the counts): no hinted create; trace events lost: 0"' \
+	"an unhinted mode whose shard traced no hinted create says so"
 chk 'sect "Not yet run" | grep -q "^- patched-hot, N=30: shards 2-30 to run"' \
 	"a partial shard (complete no) counts as still to run"
-chk 'sect "Not yet run" | grep -q "^- patched, N=30: shards 2-30 to run" &&
+chk 'sect "Not yet run" | grep -q "^- patched, N=30: shards 3-30 to run" &&
 	! grep -q "patched-colddir, N=" "$p"' \
 	"the modes the group needs are listed as to run; patched-colddir not before it has a shard"
+
+rm "$t/res/patched/shard-2-of-30".*
+rep
+chk 'sect "Hints in play" | grep -qx -- "- patched: none of its 1 shards kept the counts (they ran before shards kept them)"' \
+	"a mode whose shards kept no counts says so, not zero"
 
 shard patched-colddir 4 "patched@$cur" yes "vda cold honoured 7; lost - - 0" <<'EOF'
 generic/004,notrun,this test requires a valid $SCRATCH_LOGDEV
