@@ -6,7 +6,8 @@
 # flagged; the hinted creates the shards kept are summed per mode; a
 # partial shard counts as still to run; the fourth mode (patched-colddir)
 # is listed as to run only once it has a shard; a broken CSV is refused,
-# naming the file; shard.sh takes the four modes and refuses others.  TAP on stdout (host tier of make check).
+# naming the file; shard.sh takes the four modes and refuses others;
+# run.sh refuses a bad directory mark.  TAP on stdout (host tier of make check).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -120,6 +121,11 @@ chk '[ $rc = 0 ]' "shard.sh takes MODE=patched-colddir (exit $rc: $(head -c 200 
 rc=$?
 chk '[ $rc = 2 ] && grep -q "MODE=.patched-cold.: use stock, patched, patched-hot or patched-colddir" "$t/out"' \
 	"shard.sh refuses an unknown MODE, naming it and the modes it takes (exit $rc)"
+
+FSTESTS_DIRMARK=warm KERNEL=patched TESTS=generic/001 "$here/run.sh" "$t/run" >"$t/out" 2>&1
+rc=$?
+chk '[ $rc = 2 ] && grep -q "FSTESTS_DIRMARK=.warm.: use none, hot or cold" "$t/out" && [ ! -e "$t/run" ]' \
+	"run.sh refuses a bad FSTESTS_DIRMARK before it builds or boots anything (exit $rc)"
 
 echo "1..$n"
 echo "# $((n - bad)) passed, $bad failed"
