@@ -153,7 +153,9 @@ echo "## Hints in play"
 echo
 echo "A hinted mode passing says little unless hints were given: each shard's guest traces every hinted"
 echo "create (ext4_hotcold_alloc: device, hint asked for, outcome) and its \`.txt\` keeps the counts"
-echo "(\`hint_events\`; vda is TEST_DEV, vdb SCRATCH_DEV). Summed over the shards that kept them:"
+echo "(\`hint_events\`; vda is TEST_DEV, vdb SCRATCH_DEV, vdc the guest's root image, where check keeps its"
+echo "results; MAJOR:MINOR a device gone when the trace was read, such as a dm target a test made)."
+echo "Summed over the shards that kept them:"
 echo
 nh=0
 for m in $modes; do
@@ -171,7 +173,7 @@ for m in $modes; do
 	fi
 	# shellcheck disable=SC2086
 	sed -n 's/^hint_events //p' $txts | tr ';' '\n' | awk '
-		NF == 4 { if ($1 == "lost") lost += $4; else c[$1 " " $2 " " $3] += $4 }
+		NF == 4 { sub(/,/, ":", $1); if ($1 == "lost") lost += $4; else c[$1 " " $2 " " $3] += $4 }
 		END { for (k in c) print k " " c[k]; print "~lost " lost + 0 }' | LC_ALL=C sort >"$tmp/hints"
 	ev=$(awk '$1 != "~lost"' "$tmp/hints" | paste -sd, | sed 's/,/, /g')
 	echo "- $m ($kept of $shards shards kept the counts): ${ev:-no hinted create}; trace events lost: $(sed -n 's/^~lost //p' "$tmp/hints")"

@@ -64,7 +64,7 @@ EOF
 shard patched-hot 1 "patched@$cur" yes "vda hot honoured 100; vdb hot honoured 20; vdb spill - 3; lost - - 2" <<'EOF'
 generic/001,pass,
 EOF
-shard patched-hot 2 "patched@0123456789ab" no "vda hot honoured 5; lost - - 0" <<'EOF'
+shard patched-hot 2 "patched@0123456789ab" no "252,0 hot honoured 4; vda hot honoured 5; lost - - 0" <<'EOF'
 generic/002,pass,
 EOF
 
@@ -84,8 +84,8 @@ chk 'sect "Patched failures that stock does not show" | grep -q "^### generic/00
 chk 'sect "Series" | grep -q "patched-hot: 1 results come from an older series.*patched@0123456789ab.*shard-2-of-30"' \
 	"a result from another series is flagged with the shard to rerun"
 chk '! sect "Series" | grep -q "\*\*patched: "' "results from the current series are not flagged"
-chk 'sect "Hints in play" | grep -qx -- "- patched-hot (2 of 2 shards kept the counts): vda hot honoured 105, vdb hot honoured 20, vdb spill - 3; trace events lost: 2"' \
-	"the hinted creates the shards kept are summed per device, hint and outcome"
+chk 'sect "Hints in play" | grep -qx -- "- patched-hot (2 of 2 shards kept the counts): 252:0 hot honoured 4, vda hot honoured 105, vdb hot honoured 20, vdb spill - 3; trace events lost: 2"' \
+	"the hinted creates the shards kept are summed per device (a gone one as MAJOR:MINOR), hint and outcome"
 chk 'sect "Hints in play" | grep -qx -- "- patched (1 of 2 shards kept the counts): no hinted create; trace events lost: 0"' \
 	"an unhinted mode whose shard traced no hinted create says so"
 chk 'sect "Not yet run" | grep -q "^- patched-hot, N=30: shards 2-30 to run"' \
