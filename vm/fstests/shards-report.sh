@@ -155,6 +155,10 @@ echo "A hinted mode passing says little unless hints were given: each shard's gu
 echo "create (ext4_hotcold_alloc: device, hint asked for, outcome) and its \`.txt\` keeps the counts"
 echo "(\`hint_events\`; vda is TEST_DEV, vdb SCRATCH_DEV, vdc the guest's root image, where check keeps its"
 echo "results; MAJOR:MINOR a device gone when the trace was read, such as a dm target a test made)."
+echo "Outcomes: honoured (the inode in its region), dropped_noperm (O_HOT from a user without the right"
+echo "to it, such as fstests' unprivileged fsgqa), dropped_noregion (a filesystem of three groups or fewer,"
+echo "as the small ones some tests make), fallback (the region had no group to take the inode); spill"
+echo "counts data allocations of a hinted file made outside its region (one per allocation, not per file)."
 echo "Summed over the shards that kept them:"
 echo
 nh=0
